@@ -1,0 +1,431 @@
+// Package conformance runs rules scenarios against the engine: YAML files
+// that set up a position, script the dice and the players' answers, and
+// state what must hold afterwards. The format is described in FORMAT.md of
+// the shared conformance folder.
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gopoly/gopoly/internal/strictyaml"
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// Scenario is one parsed scenario file.
+type Scenario struct {
+	File        string       `yaml:"-"`
+	Name        string       `yaml:"name"`
+	Description string       `yaml:"description"`
+	Rules       yaml.Node    `yaml:"rules"`
+	Players     []playerSpec `yaml:"players"`
+	Properties  yaml.Node    `yaml:"properties"`
+	Bank        *bankSpec    `yaml:"bank"`
+	Decks       yaml.Node    `yaml:"decks"`
+	Dice        [][]int      `yaml:"dice"`
+	Expect      expectSpec   `yaml:"expect"`
+	pos         strictyaml.Positions
+	props       []namedProp
+	decks       []namedDeck
+	rules       *monopoly.Rules
+}
+
+type playerSpec struct {
+	Name      string     `yaml:"name"`
+	Cash      *int       `yaml:"cash"`
+	Position  *yaml.Node `yaml:"position"`
+	InJail    bool       `yaml:"in_jail"`
+	JailTurns int        `yaml:"jail_turns"`
+	JailCards []string   `yaml:"jail_cards"`
+	Policy    policySpec `yaml:"policy"`
+}
+
+type policySpec struct {
+	Buy               *yaml.Node    `yaml:"buy"`
+	MaxBid            *yaml.Node    `yaml:"max_bid"`
+	Jail              string        `yaml:"jail"`
+	AcceptTrades      bool          `yaml:"accept_trades"`
+	MortgagedTransfer string        `yaml:"mortgaged_transfer"`
+	Actions           []actionBlock `yaml:"actions"`
+}
+
+type actionBlock struct {
+	Turn int      `yaml:"turn"`
+	When string   `yaml:"when"`
+	Do   []doItem `yaml:"do"`
+}
+
+type doItem struct {
+	Build        *string    `yaml:"build"`
+	SellBuilding *string    `yaml:"sell_building"`
+	Mortgage     *string    `yaml:"mortgage"`
+	Unmortgage   *string    `yaml:"unmortgage"`
+	Trade        *tradeSpec `yaml:"trade"`
+	Expect       string     `yaml:"expect"`
+	line         int
+}
+
+type tradeSpec struct {
+	With string   `yaml:"with"`
+	Give sideSpec `yaml:"give"`
+	Get  sideSpec `yaml:"get"`
+}
+
+type sideSpec struct {
+	Properties []string `yaml:"properties"`
+	Cash       int      `yaml:"cash"`
+	JailCards  []string `yaml:"jail_cards"`
+}
+
+type propSpec struct {
+	Owner     *string `yaml:"owner"`
+	Houses    int     `yaml:"houses"`
+	Mortgaged bool    `yaml:"mortgaged"`
+}
+
+type bankSpec struct {
+	Houses *int `yaml:"houses"`
+	Hotels *int `yaml:"hotels"`
+}
+
+type expectSpec struct {
+	Players    map[string]playerExpect `yaml:"players"`
+	Properties yaml.Node               `yaml:"properties"`
+	Bank       *bankSpec               `yaml:"bank"`
+	Turn       *string                 `yaml:"turn"`
+	Winner     *string                 `yaml:"winner"`
+	props      []namedPropExpect
+}
+
+type playerExpect struct {
+	Cash      *int      `yaml:"cash"`
+	Position  *int      `yaml:"position"`
+	InJail    *bool     `yaml:"in_jail"`
+	JailTurns *int      `yaml:"jail_turns"`
+	JailCards *[]string `yaml:"jail_cards"`
+	Bankrupt  *bool     `yaml:"bankrupt"`
+}
+
+type propExpect struct {
+	Owner     *yaml.Node `yaml:"owner"` // a name, or null for unowned
+	Houses    *int       `yaml:"houses"`
+	Mortgaged *bool      `yaml:"mortgaged"`
+}
+
+type namedProp struct {
+	square int
+	spec   propSpec
+}
+
+type namedDeck struct {
+	deck  int
+	cards []int
+}
+
+type namedPropExpect struct {
+	name   string
+	square int
+	spec   propExpect
+}
+
+// ParseFile reads and validates a scenario file.
+func ParseFile(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("conformance: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse validates a scenario; file names it in errors.
+func Parse(file string, data []byte) (*Scenario, error) {
+	s := &Scenario{File: file, pos: strictyaml.Positions{}}
+	if err := strictyaml.Decode(file, data, s, s.pos); err != nil {
+		return nil, err
+	}
+	errAt := func(field, format string, args ...any) error {
+		p := s.pos.Of(field, strictyaml.Pos{File: file})
+		return &strictyaml.Error{File: file, Line: p.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if s.Name == "" {
+		return nil, errAt("name", "is required")
+	}
+	// Rules overrides: any key of a rules file; the engine rejects others.
+	s.rules = monopoly.DefaultRules()
+	if s.Rules.Kind != 0 {
+		if s.Rules.Kind != yaml.MappingNode {
+			return nil, errAt("rules", "want a mapping of rules keys")
+		}
+		doc, err := yaml.Marshal(&s.Rules)
+		if err != nil {
+			return nil, errAt("rules", "%v", err)
+		}
+		r, err := s.rules.WithOverrides(file, doc)
+		if err != nil {
+			if ce, ok := err.(*monopoly.ConfigError); ok {
+				// Lines are relative to the re-encoded block: point at the block.
+				return nil, errAt("rules."+ce.Field, "%s", ce.Msg)
+			}
+			return nil, errAt("rules", "%v", err)
+		}
+		s.rules = r
+	}
+	r := s.rules
+	if len(s.Players) < 2 || len(s.Players) > monopoly.MaxPlayers {
+		return nil, errAt("players", "needs 2 to %d players, got %d", monopoly.MaxPlayers, len(s.Players))
+	}
+	names := map[string]bool{}
+	for i, p := range s.Players {
+		f := fmt.Sprintf("players[%d]", i)
+		if p.Name == "" {
+			return nil, errAt(f+".name", "is required")
+		}
+		if names[p.Name] {
+			return nil, errAt(f+".name", "duplicate player %q", p.Name)
+		}
+		names[p.Name] = true
+		if p.Position != nil {
+			if _, err := s.square(p.Position.Value); err != nil {
+				return nil, errAt(f+".position", "%v", err)
+			}
+		}
+		if p.JailTurns < 0 || p.JailTurns >= r.JailTurns {
+			return nil, errAt(f+".jail_turns", "must be 0 to %d", r.JailTurns-1)
+		}
+		for j, d := range p.JailCards {
+			if _, ok := r.DeckIndex(d); !ok {
+				return nil, errAt(fmt.Sprintf("%s.jail_cards[%d]", f, j), "unknown deck %q", d)
+			}
+		}
+		if err := s.checkPolicy(f+".policy", &s.Players[i].Policy, names, errAt); err != nil {
+			return nil, err
+		}
+	}
+	for i, p := range s.Players {
+		// Trade partners are checked once every name is known.
+		for j, b := range p.Policy.Actions {
+			for k, d := range b.Do {
+				if d.Trade != nil && !names[d.Trade.With] {
+					return nil, errAt(fmt.Sprintf("players[%d].policy.actions[%d].do[%d].trade.with", i, j, k), "unknown player %q", d.Trade.With)
+				}
+			}
+		}
+	}
+	if s.Properties.Kind != 0 {
+		if s.Properties.Kind != yaml.MappingNode {
+			return nil, errAt("properties", "want a mapping of property names")
+		}
+		for i := 0; i+1 < len(s.Properties.Content); i += 2 {
+			k, v := s.Properties.Content[i], s.Properties.Content[i+1]
+			f := "properties." + k.Value
+			sq, err := s.property(k.Value)
+			if err != nil {
+				return nil, errAt(f, "%v", err)
+			}
+			var ps propSpec
+			if err := strictyaml.DecodeNode(file, v, &ps, f, s.pos); err != nil {
+				return nil, err
+			}
+			if ps.Owner != nil && !names[*ps.Owner] {
+				return nil, errAt(f+".owner", "unknown player %q", *ps.Owner)
+			}
+			if ps.Owner == nil && (ps.Houses != 0 || ps.Mortgaged) {
+				return nil, errAt(f+".owner", "an unowned property has no buildings and no mortgage")
+			}
+			if ps.Houses < 0 || ps.Houses > 5 {
+				return nil, errAt(f+".houses", "must be 0 to 5")
+			}
+			if ps.Owner != nil {
+				s.props = append(s.props, namedProp{square: sq, spec: ps})
+			}
+		}
+	}
+	if s.Decks.Kind != 0 {
+		if s.Decks.Kind != yaml.MappingNode {
+			return nil, errAt("decks", "want a mapping of deck names to card lists")
+		}
+		for i := 0; i+1 < len(s.Decks.Content); i += 2 {
+			k, v := s.Decks.Content[i], s.Decks.Content[i+1]
+			f := "decks." + k.Value
+			d, ok := r.DeckIndex(k.Value)
+			if !ok {
+				return nil, errAt(f, "unknown deck %q", k.Value)
+			}
+			var ids []string
+			if err := strictyaml.DecodeNode(file, v, &ids, f, s.pos); err != nil {
+				return nil, err
+			}
+			used := map[int]bool{}
+			nd := namedDeck{deck: d}
+			for j, id := range ids {
+				c, ok := r.CardIndex(d, id, func(c int) bool { return used[c] })
+				if !ok {
+					return nil, errAt(fmt.Sprintf("%s[%d]", f, j), "no (further) card %q in deck %s", id, k.Value)
+				}
+				used[c] = true
+				nd.cards = append(nd.cards, c)
+			}
+			s.decks = append(s.decks, nd)
+		}
+	}
+	for i, d := range s.Dice {
+		if len(d) != 2 || d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
+			return nil, errAt(fmt.Sprintf("dice[%d]", i), "want a pair of dice 1-6, got %v", d)
+		}
+	}
+	for n := range s.Expect.Players {
+		if !names[n] {
+			return nil, errAt("expect.players."+n, "unknown player %q", n)
+		}
+	}
+	for _, who := range []*string{s.Expect.Turn, s.Expect.Winner} {
+		if who != nil && !names[*who] {
+			return nil, errAt("expect", "unknown player %q", *who)
+		}
+	}
+	if s.Expect.Properties.Kind != 0 {
+		if s.Expect.Properties.Kind != yaml.MappingNode {
+			return nil, errAt("expect.properties", "want a mapping of property names")
+		}
+		for i := 0; i+1 < len(s.Expect.Properties.Content); i += 2 {
+			k, v := s.Expect.Properties.Content[i], s.Expect.Properties.Content[i+1]
+			f := "expect.properties." + k.Value
+			sq, err := s.property(k.Value)
+			if err != nil {
+				return nil, errAt(f, "%v", err)
+			}
+			var pe propExpect
+			if err := strictyaml.DecodeNode(file, v, &pe, f, s.pos); err != nil {
+				return nil, err
+			}
+			if pe.Owner != nil && pe.Owner.Tag != "!!null" && !names[pe.Owner.Value] {
+				return nil, errAt(f+".owner", "unknown player %q", pe.Owner.Value)
+			}
+			s.Expect.props = append(s.Expect.props, namedPropExpect{name: k.Value, square: sq, spec: pe})
+		}
+	}
+	return s, nil
+}
+
+func (s *Scenario) checkPolicy(f string, p *policySpec, names map[string]bool, errAt func(string, string, ...any) error) error {
+	if p.Buy != nil {
+		switch {
+		case p.Buy.Kind == yaml.ScalarNode && (p.Buy.Value == "always" || p.Buy.Value == "never"):
+		case p.Buy.Kind == yaml.SequenceNode:
+			for _, n := range p.Buy.Content {
+				if _, err := s.property(n.Value); err != nil {
+					return errAt(f+".buy", "%v", err)
+				}
+			}
+		default:
+			return errAt(f+".buy", "want always, never or a list of property names")
+		}
+	}
+	if p.MaxBid != nil {
+		switch p.MaxBid.Kind {
+		case yaml.ScalarNode:
+			if _, err := strconv.Atoi(p.MaxBid.Value); err != nil {
+				return errAt(f+".max_bid", "want a number or a map of property names to numbers, got %q", p.MaxBid.Value)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(p.MaxBid.Content); i += 2 {
+				if _, err := s.property(p.MaxBid.Content[i].Value); err != nil {
+					return errAt(f+".max_bid", "%v", err)
+				}
+				if _, err := strconv.Atoi(p.MaxBid.Content[i+1].Value); err != nil {
+					return errAt(f+".max_bid."+p.MaxBid.Content[i].Value, "want a number")
+				}
+			}
+		default:
+			return errAt(f+".max_bid", "want a number or a map of property names to numbers")
+		}
+	}
+	switch p.Jail {
+	case "", "pay", "card", "roll":
+	default:
+		return errAt(f+".jail", "want pay, card or roll, got %q", p.Jail)
+	}
+	switch p.MortgagedTransfer {
+	case "", "keep", "unmortgage":
+	default:
+		return errAt(f+".mortgaged_transfer", "want keep or unmortgage, got %q", p.MortgagedTransfer)
+	}
+	for j, b := range p.Actions {
+		bf := fmt.Sprintf("%s.actions[%d]", f, j)
+		if b.Turn < 1 {
+			return errAt(bf+".turn", "want a turn number from 1")
+		}
+		if b.When != "before_roll" && b.When != "after_roll" {
+			return errAt(bf+".when", "want before_roll or after_roll, got %q", b.When)
+		}
+		for k, d := range b.Do {
+			df := fmt.Sprintf("%s.do[%d]", bf, k)
+			n := 0
+			for _, sp := range []*string{d.Build, d.SellBuilding, d.Mortgage, d.Unmortgage} {
+				if sp != nil {
+					n++
+					if _, err := s.property(*sp); err != nil {
+						return errAt(df, "%v", err)
+					}
+				}
+			}
+			if d.Trade != nil {
+				n++
+				for _, side := range []sideSpec{d.Trade.Give, d.Trade.Get} {
+					for _, name := range side.Properties {
+						if _, err := s.property(name); err != nil {
+							return errAt(df+".trade", "%v", err)
+						}
+					}
+					for _, dn := range side.JailCards {
+						if _, ok := s.rules.DeckIndex(dn); !ok {
+							return errAt(df+".trade", "unknown deck %q", dn)
+						}
+					}
+				}
+			}
+			if n != 1 {
+				return errAt(df, "want exactly one of build, sell_building, mortgage, unmortgage, trade")
+			}
+			switch d.Expect {
+			case "", "accepted", "rejected":
+			case "declined":
+				if d.Trade == nil {
+					return errAt(df+".expect", "only a trade can be declined")
+				}
+			default:
+				return errAt(df+".expect", "want rejected or declined, got %q", d.Expect)
+			}
+			b.Do[k].line = s.pos.Of(df, strictyaml.Pos{}).Line
+		}
+	}
+	return nil
+}
+
+// square resolves a square by index or name.
+func (s *Scenario) square(v string) (int, error) {
+	if n, err := strconv.Atoi(v); err == nil {
+		if n < 0 || n >= len(s.rules.Squares) {
+			return 0, fmt.Errorf("square %d is off the board", n)
+		}
+		return n, nil
+	}
+	if i, ok := s.rules.SquareIndex(v); ok {
+		return i, nil
+	}
+	return 0, fmt.Errorf("unknown square %q", v)
+}
+
+func (s *Scenario) property(name string) (int, error) {
+	i, ok := s.rules.SquareIndex(name)
+	if !ok {
+		return 0, fmt.Errorf("unknown property %q", name)
+	}
+	if !s.rules.Squares[i].Ownable() {
+		return 0, fmt.Errorf("%q is not a property", name)
+	}
+	return i, nil
+}

@@ -1,0 +1,325 @@
+// Package strictyaml decodes YAML documents into Go structs strictly:
+// unknown keys and mistyped values are errors that name the file, the
+// line and the key path, and the line of every key can be recorded for
+// later validation messages.
+package strictyaml
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Error is a problem in a YAML document: the file, the line and the key
+// path (field) it concerns.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s: %s", loc, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", loc, e.Msg)
+}
+
+// Pos is where a key was set.
+type Pos struct {
+	File string
+	Line int
+}
+
+// Positions maps key paths ("board[3].price") to where they were set.
+type Positions map[string]Pos
+
+// Of returns where field, or the nearest enclosing key, was set; def when
+// none was recorded.
+func (p Positions) Of(field string, def Pos) Pos {
+	for f := field; ; {
+		if q, ok := p[f]; ok {
+			return q
+		}
+		i := strings.LastIndexAny(f, ".[")
+		if i < 0 {
+			return def
+		}
+		f = f[:i]
+	}
+}
+
+// Decode decodes the YAML document data into v (a pointer to a struct)
+// strictly: every key must be named by v's yaml tags, every value of the
+// right type. Only keys present in data are set, so decoding a second
+// document over the first overlays it; lists and maps are replaced whole.
+// pos, when not nil, records where each key path was set.
+func Decode(file string, data []byte, v any, pos Positions) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return syntaxError(file, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil // empty document: nothing to override
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil
+	}
+	return DecodeNode(file, root, v, "", pos)
+}
+
+func syntaxError(file string, err error) error {
+	msg := err.Error()
+	line := 0
+	// yaml.v3 reports "yaml: line N: ..."
+	if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
+		if i := strings.IndexByte(rest, ':'); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				line = n
+				msg = strings.TrimSpace(rest[i+1:])
+			}
+		}
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	return &Error{File: file, Line: line, Msg: "invalid YAML: " + msg}
+}
+
+// DecodeNode decodes the node n, found at key path path, into v (a
+// pointer) as Decode does.
+func DecodeNode(file string, n *yaml.Node, v any, path string, pos Positions) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer {
+		panic("strictyaml: DecodeNode needs a pointer")
+	}
+	d := strictDecoder{file: file, pos: pos}
+	return d.decode(n, rv.Elem(), path)
+}
+
+type strictDecoder struct {
+	file string
+	pos  Positions
+}
+
+func (d *strictDecoder) errf(n *yaml.Node, field, format string, args ...any) error {
+	return &Error{File: d.file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *strictDecoder) record(path string, n *yaml.Node) {
+	if d.pos == nil || path == "" {
+		return
+	}
+	// A key set again replaces everything under it.
+	for k := range d.pos {
+		if strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[") {
+			delete(d.pos, k)
+		}
+	}
+	d.pos[path] = Pos{File: d.file, Line: n.Line}
+}
+
+func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	d.record(path, n)
+	if v.Type() == reflect.TypeOf(yaml.Node{}) {
+		v.Set(reflect.ValueOf(*n)) // kept raw, decoded by its owner
+		return nil
+	}
+	if u, ok := v.Addr().Interface().(yaml.Unmarshaler); ok {
+		if err := u.UnmarshalYAML(n); err != nil {
+			return d.errf(n, path, "%v", err)
+		}
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return d.errf(n, path, "want a mapping, got %s", describe(n))
+		}
+		fields := structFields(v.Type())
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			key := k.Value
+			fp := joinPath(path, key)
+			if seen[key] {
+				return d.errf(k, fp, "duplicate key")
+			}
+			seen[key] = true
+			idx, ok := fields[key]
+			if !ok {
+				return d.errf(k, fp, "unknown key %q (known: %s)", key, strings.Join(fieldNames(v.Type()), ", "))
+			}
+			if err := d.decode(val, v.Field(idx), fp); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return d.errf(n, path, "want a list, got %s", describe(n))
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			if err := d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+		return nil
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return d.errf(n, path, "want a mapping, got %s", describe(n))
+		}
+		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, val := n.Content[i], n.Content[i+1]
+			kv := reflect.New(v.Type().Key()).Elem()
+			if err := d.decode(k, kv, path); err != nil {
+				return err
+			}
+			ev := reflect.New(v.Type().Elem()).Elem()
+			if err := d.decode(val, ev, joinPath(path, k.Value)); err != nil {
+				return err
+			}
+			m.SetMapIndex(kv, ev)
+		}
+		v.Set(m)
+		return nil
+	case reflect.Pointer:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			v.Set(reflect.Zero(v.Type()))
+			return nil
+		}
+		p := reflect.New(v.Type().Elem())
+		if err := d.decode(n, p.Elem(), path); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	case reflect.Interface:
+		var x any
+		if err := n.Decode(&x); err != nil {
+			return d.errf(n, path, "%v", err)
+		}
+		if x != nil {
+			v.Set(reflect.ValueOf(x))
+		}
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return d.errf(n, path, "want a %s, got %s", kindName(v.Kind()), describe(n))
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if n.Tag == "!!null" {
+			return d.errf(n, path, "want a string, got null")
+		}
+		v.SetString(n.Value)
+	case reflect.Bool:
+		if n.Tag != "!!bool" {
+			return d.errf(n, path, "want true or false, got %q", n.Value)
+		}
+		b, _ := strconv.ParseBool(n.Value)
+		v.SetBool(b)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i, err := strconv.ParseInt(n.Value, 0, 64)
+		if n.Tag != "!!int" || err != nil || v.OverflowInt(i) {
+			return d.errf(n, path, "want an integer, got %q", n.Value)
+		}
+		v.SetInt(i)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		i, err := strconv.ParseUint(n.Value, 0, 64)
+		if n.Tag != "!!int" || err != nil || v.OverflowUint(i) {
+			return d.errf(n, path, "want a non-negative integer, got %q", n.Value)
+		}
+		v.SetUint(i)
+	case reflect.Float32, reflect.Float64:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		if (n.Tag != "!!float" && n.Tag != "!!int") || err != nil {
+			return d.errf(n, path, "want a number, got %q", n.Value)
+		}
+		v.SetFloat(f)
+	default:
+		return d.errf(n, path, "unsupported field type %s", v.Type())
+	}
+	return nil
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}
+
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return "integer"
+}
+
+func structFields(t reflect.Type) map[string]int {
+	m := map[string]int{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		m[name] = i
+	}
+	return m
+}
+
+func fieldNames(t reflect.Type) []string {
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		names = append(names, name)
+	}
+	return names
+}

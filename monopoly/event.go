@@ -1,0 +1,262 @@
+package monopoly
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// EventKind is the kind of a change in the game.
+type EventKind uint8
+
+// Event kinds. The fields an event uses are noted: Player (P), Other (O),
+// Square (S), Amount (A), Dice, Deck/Card, Flag, Trade.
+const (
+	EvNone              EventKind = iota
+	EvTurnStart                   // P starts a turn; A: round
+	EvRoll                        // P rolled Dice
+	EvMove                        // P moved from O to S
+	EvSalary                      // P collected A for passing GO
+	EvRollResolved                // P's roll ended on S; Flag: in jail
+	EvBuy                         // P bought S for A
+	EvDecline                     // P declined to buy S
+	EvAuctionStart                // S goes to auction; calls start at P
+	EvBid                         // P bid A for S
+	EvDropOut                     // P dropped out of the auction for S
+	EvAuctionWon                  // P won S for A
+	EvAuctionUnsold               // nobody bid for S
+	EvRent                        // P paid A rent to O for S
+	EvPay                         // P paid A to O (Bank, Jackpot or a seat) for Reason
+	EvCard                        // P drew Card from Deck
+	EvGoToJail                    // P went to jail
+	EvStayInJail                  // P failed to roll doubles; A: failures so far
+	EvLeaveJail                   // P left jail
+	EvUseJailCard                 // P used its Get Out of Jail Free card of Deck
+	EvBuild                       // P built on S for A; O: buildings now
+	EvSellBuilding                // P sold a building on S for A; O: buildings now
+	EvMortgage                    // P mortgaged S for A
+	EvUnmortgage                  // P lifted the mortgage on S for A
+	EvTradeProposed               // P proposed Trade to O
+	EvTradeAccepted               // O accepted P's Trade
+	EvTradeRejected               // O rejected P's Trade
+	EvMortgagedTransfer           // P received S mortgaged and paid A; Flag: lifted the mortgage
+	EvBankrupt                    // P went bankrupt to O (Bank: the bank)
+	EvPropertyTransfer            // S passed from bankrupt P to O (Bank: the bank)
+	EvGameOver                    // P won (-1: a tie); Flag: at the round limit, A: net worth
+)
+
+var eventNames = [...]string{"none", "turn_start", "roll", "move", "salary", "roll_resolved", "buy", "decline",
+	"auction_start", "bid", "drop_out", "auction_won", "auction_unsold", "rent", "pay", "card", "go_to_jail",
+	"stay_in_jail", "leave_jail", "use_jail_card", "build", "sell_building", "mortgage", "unmortgage",
+	"trade_proposed", "trade_accepted", "trade_rejected", "mortgaged_transfer", "bankrupt",
+	"property_transfer", "game_over"}
+
+func (k EventKind) String() string { return eventNames[k] }
+
+// Event is one change of the game state: data, not a log line.
+type Event struct {
+	Kind   EventKind
+	Player int8
+	Other  int8
+	Square int8
+	Deck   int8
+	Card   int8
+	Flag   bool
+	Reason Reason
+	Dice   [2]int8
+	Amount int32
+	Trade  TradeOffer
+}
+
+// Record turns the event log on or off. Off (the default) costs nothing,
+// which is what bot-only simulation wants.
+func (g *Game) Record(on bool) { g.record = on }
+
+// Events returns the events recorded since the last TakeEvents.
+func (g *Game) Events() []Event { return g.events }
+
+// TakeEvents returns the recorded events and empties the log, keeping its
+// buffer for reuse: the returned slice is valid until the next Apply.
+func (g *Game) TakeEvents() []Event {
+	ev := g.events
+	g.events = g.events[:0]
+	return ev
+}
+
+func (g *Game) emit(e Event) {
+	if g.record {
+		g.events = append(g.events, e)
+	}
+}
+
+// Describe renders an event as an English sentence, naming players with
+// names (by seat).
+func (r *Rules) Describe(e Event, names []string) string {
+	who := func(p int8) string {
+		switch {
+		case p == Bank:
+			return "the bank"
+		case p == Jackpot:
+			return "the Free Parking pot"
+		case int(p) >= 0 && int(p) < len(names):
+			return names[p]
+		}
+		return fmt.Sprintf("player %d", p)
+	}
+	sq := func(s int8) string {
+		if s >= 0 && int(s) < len(r.Squares) {
+			return r.Squares[s].Name
+		}
+		return "?"
+	}
+	P, O, S := who(e.Player), who(e.Other), sq(e.Square)
+	switch e.Kind {
+	case EvTurnStart:
+		return fmt.Sprintf("%s's turn (round %d)", P, e.Amount)
+	case EvRoll:
+		s := fmt.Sprintf("%s rolls %d + %d = %d", P, e.Dice[0], e.Dice[1], e.Dice[0]+e.Dice[1])
+		if e.Dice[0] == e.Dice[1] {
+			s += " (doubles)"
+		}
+		return s
+	case EvMove:
+		return fmt.Sprintf("%s moves to %s", P, S)
+	case EvSalary:
+		return fmt.Sprintf("%s collects $%d salary", P, e.Amount)
+	case EvRollResolved:
+		if e.Flag {
+			return fmt.Sprintf("%s's roll ends in jail", P)
+		}
+		return fmt.Sprintf("%s's roll ends on %s", P, S)
+	case EvBuy:
+		return fmt.Sprintf("%s buys %s for $%d", P, S, e.Amount)
+	case EvDecline:
+		return fmt.Sprintf("%s does not buy %s", P, S)
+	case EvAuctionStart:
+		return fmt.Sprintf("%s goes to auction", S)
+	case EvBid:
+		return fmt.Sprintf("%s bids $%d for %s", P, e.Amount, S)
+	case EvDropOut:
+		return fmt.Sprintf("%s drops out of the auction", P)
+	case EvAuctionWon:
+		return fmt.Sprintf("%s wins %s at auction for $%d", P, S, e.Amount)
+	case EvAuctionUnsold:
+		return fmt.Sprintf("nobody bids: %s stays with the bank", S)
+	case EvRent:
+		return fmt.Sprintf("%s pays $%d rent to %s for %s", P, e.Amount, O, S)
+	case EvPay:
+		return fmt.Sprintf("%s pays $%d to %s (%s)", P, e.Amount, O, e.Reason)
+	case EvCard:
+		if int(e.Deck) < len(r.Decks) && int(e.Card) < len(r.Decks[e.Deck].Cards) {
+			c := r.Decks[e.Deck].Cards[e.Card]
+			text := c.Text
+			if text == "" {
+				text = c.ID
+			}
+			return fmt.Sprintf("%s draws %s: %q", P, strings.ReplaceAll(r.Decks[e.Deck].Name, "_", " "), text)
+		}
+		return fmt.Sprintf("%s draws a card", P)
+	case EvGoToJail:
+		return fmt.Sprintf("%s goes to jail", P)
+	case EvStayInJail:
+		return fmt.Sprintf("%s stays in jail (failed attempt %d)", P, e.Amount)
+	case EvLeaveJail:
+		return fmt.Sprintf("%s leaves jail", P)
+	case EvUseJailCard:
+		return fmt.Sprintf("%s uses a Get Out of Jail Free card", P)
+	case EvBuild:
+		if e.Other == 5 {
+			return fmt.Sprintf("%s builds a hotel on %s for $%d", P, S, e.Amount)
+		}
+		return fmt.Sprintf("%s builds house %d on %s for $%d", P, e.Other, S, e.Amount)
+	case EvSellBuilding:
+		return fmt.Sprintf("%s sells a building on %s for $%d (%d left)", P, S, e.Amount, e.Other)
+	case EvMortgage:
+		return fmt.Sprintf("%s mortgages %s for $%d", P, S, e.Amount)
+	case EvUnmortgage:
+		return fmt.Sprintf("%s lifts the mortgage on %s for $%d", P, S, e.Amount)
+	case EvTradeProposed:
+		return fmt.Sprintf("%s proposes to %s: %s", P, O, r.DescribeOffer(e.Trade, names))
+	case EvTradeAccepted:
+		return fmt.Sprintf("%s accepts the trade with %s", O, P)
+	case EvTradeRejected:
+		return fmt.Sprintf("%s rejects the trade from %s", O, P)
+	case EvMortgagedTransfer:
+		if e.Flag {
+			return fmt.Sprintf("%s pays $%d to lift the mortgage on %s", P, e.Amount, S)
+		}
+		return fmt.Sprintf("%s keeps %s mortgaged and pays the $%d fee", P, S, e.Amount)
+	case EvBankrupt:
+		return fmt.Sprintf("%s is bankrupt to %s", P, O)
+	case EvPropertyTransfer:
+		return fmt.Sprintf("%s passes from %s to %s", S, P, O)
+	case EvGameOver:
+		if e.Player < 0 {
+			return "the game ends in a tie"
+		}
+		if e.Flag {
+			return fmt.Sprintf("round limit: %s wins with net worth $%d", P, e.Amount)
+		}
+		return fmt.Sprintf("%s wins", P)
+	}
+	return e.Kind.String()
+}
+
+// DescribeOffer renders a trade offer.
+func (r *Rules) DescribeOffer(o TradeOffer, names []string) string {
+	side := func(squares uint64, cash int32, cards uint8) string {
+		var parts []string
+		for m := squares; m != 0; m &= m - 1 {
+			parts = append(parts, r.Squares[popLowest(m)].Name)
+		}
+		if cash > 0 {
+			parts = append(parts, fmt.Sprintf("$%d", cash))
+		}
+		if n := bits.OnesCount8(cards); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d Get Out of Jail Free card(s)", n))
+		}
+		if len(parts) == 0 {
+			return "nothing"
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("gives %s for %s", side(o.GiveSquares, o.GiveCash, o.GiveCards), side(o.GetSquares, o.GetCash, o.GetCards))
+}
+
+// MarshalJSON writes an event with its kind by name and only the fields
+// that kind uses.
+func (e Event) MarshalJSON() ([]byte, error) {
+	m := map[string]any{"kind": e.Kind.String(), "player": e.Player}
+	switch e.Kind {
+	case EvRoll:
+		m["dice"] = e.Dice
+	case EvMove:
+		m["from"], m["square"] = e.Other, e.Square
+	case EvRollResolved:
+		m["square"], m["in_jail"] = e.Square, e.Flag
+	case EvCard:
+		m["deck"], m["card"] = e.Deck, e.Card
+	case EvTradeProposed, EvTradeAccepted, EvTradeRejected:
+		m["other"], m["trade"] = e.Other, e.Trade
+	case EvUseJailCard:
+		m["deck"] = e.Deck
+	default:
+		if e.Other != 0 || e.Kind == EvRent || e.Kind == EvPay || e.Kind == EvBankrupt {
+			m["other"] = e.Other
+		}
+		if e.Square != 0 || e.Kind == EvBuy {
+			m["square"] = e.Square
+		}
+		if e.Flag {
+			m["flag"] = true
+		}
+	}
+	if e.Amount != 0 {
+		m["amount"] = e.Amount
+	}
+	if e.Reason != ReasonNone {
+		m["reason"] = e.Reason.String()
+	}
+	return json.Marshal(m)
+}

@@ -1,0 +1,284 @@
+package monopoly
+
+// auctionState is the open ascending auction in progress (8.3).
+type auctionState struct {
+	Square int8
+	High   int32 // highest bid so far (0: none)
+	Bidder int8  // highest bidder, -1: none
+	Next   int8  // seat to call next
+	Out    uint8 // seats that dropped out (bankrupt seats start out)
+}
+
+func (g *Game) startAuction(sq int, start int8) {
+	if !g.rules.Auctions {
+		return // the property stays with the bank
+	}
+	g.push(task{kind: taskAuction, player: start, sq: int8(sq)})
+}
+
+// runAuction calls bidders in seating order until one is left after a
+// bid, or everyone drops out before any bid. A player who cannot raise the
+// high bid has only one legal answer, so the engine gives it.
+func (g *Game) runAuction(t *task) bool {
+	a := &g.auction
+	if t.pc == 0 {
+		t.pc = 1
+		*a = auctionState{Square: t.sq, Bidder: -1, Next: t.player}
+		for i := range g.n {
+			if g.p[i].Bankrupt {
+				a.Out |= 1 << i
+			}
+		}
+		g.emit(Event{Kind: EvAuctionStart, Square: t.sq, Player: t.player})
+	}
+	for {
+		in := ^a.Out & (1<<g.n - 1)
+		if a.Bidder >= 0 && in == 1<<a.Bidder {
+			g.pop()
+			g.transfer(a.Bidder, Bank, int(a.High))
+			g.setOwner(int(a.Square), a.Bidder)
+			g.emit(Event{Kind: EvAuctionWon, Player: a.Bidder, Square: a.Square, Amount: a.High})
+			return true
+		}
+		if in == 0 {
+			g.pop()
+			g.emit(Event{Kind: EvAuctionUnsold, Square: a.Square})
+			return true
+		}
+		seat := a.Next
+		for a.Out&(1<<seat) != 0 || seat == a.Bidder {
+			seat = (seat + 1) % g.n
+		}
+		a.Next = seat
+		if g.p[seat].Cash <= a.High {
+			a.Out |= 1 << seat
+			a.Next = (seat + 1) % g.n
+			g.emit(Event{Kind: EvDropOut, Player: seat, Square: a.Square})
+			continue
+		}
+		g.pk, g.pp = DecisionBid, seat
+		return false
+	}
+}
+
+// canBuild checks the building rules of 7.5 for one more building on sq
+// by p, returning the rule broken.
+func (g *Game) canBuild(p int8, sq int) string {
+	s := &g.rules.Squares[sq]
+	switch {
+	case s.Kind != KindStreet:
+		return "only streets take buildings (7.5)"
+	case g.owner[sq] != p:
+		return "you do not own it"
+	case !g.ownsGroup(p, sq):
+		return "building needs the whole colour group (7.5)"
+	case g.mortgaged&s.groupMask != 0:
+		return "no building while a property of the group is mortgaged (7.5)"
+	case g.houses[sq] >= 5:
+		return "it already has a hotel (7.5)"
+	}
+	lo, _ := g.groupLevels(sq)
+	if g.houses[sq] != lo {
+		return "houses must be built evenly (7.5)"
+	}
+	if g.houses[sq] == 4 {
+		if g.hotelSupply == 0 {
+			return "no hotels left in the bank (8.1)"
+		}
+	} else if g.houseSupply == 0 {
+		return "no houses left in the bank (8.1)"
+	}
+	if int(g.p[p].Cash) < g.rules.HouseCost(sq) {
+		return "not enough cash"
+	}
+	return ""
+}
+
+// groupLevels returns the fewest and most buildings in sq's group.
+func (g *Game) groupLevels(sq int) (lo, hi int8) {
+	lo, hi = 5, 0
+	for m := g.rules.Squares[sq].groupMask; m != 0; m &= m - 1 {
+		h := g.houses[popLowest(m)]
+		lo, hi = min(lo, h), max(hi, h)
+	}
+	return lo, hi
+}
+
+func (g *Game) build(p int8, sq int) {
+	cost := g.rules.HouseCost(sq)
+	g.transfer(p, Bank, cost)
+	if g.houses[sq] == 4 {
+		g.hotelSupply--
+		g.houseSupply += 4 // a hotel replaces four houses, which go back (7.5)
+	} else {
+		g.houseSupply--
+	}
+	g.houses[sq]++
+	g.emit(Event{Kind: EvBuild, Player: p, Square: int8(sq), Amount: int32(cost), Other: g.houses[sq]})
+}
+
+func (g *Game) canSell(p int8, sq int) string {
+	switch {
+	case g.owner[sq] != p:
+		return "you do not own it"
+	case g.houses[sq] == 0:
+		return "it has no buildings"
+	}
+	if _, hi := g.groupLevels(sq); g.houses[sq] != hi {
+		return "buildings must be sold evenly (7.5)"
+	}
+	return ""
+}
+
+// sellBuilding sells one building at half its cost (7.6). A hotel goes
+// back to four houses; when the bank has fewer than four, the hotel is
+// sold outright and the street keeps only the houses the bank can supply,
+// the others being sold with it (8.2).
+func (g *Game) sellBuilding(p int8, sq int) {
+	half := g.rules.HouseCost(sq) / 2
+	sold := 1
+	if g.houses[sq] == 5 {
+		keep := min(4, int(g.houseSupply))
+		g.hotelSupply++
+		g.houseSupply -= int16(keep)
+		sold += 4 - keep
+		g.houses[sq] = int8(keep)
+	} else {
+		g.houseSupply++
+		g.houses[sq]--
+	}
+	g.transfer(Bank, p, sold*half)
+	g.emit(Event{Kind: EvSellBuilding, Player: p, Square: int8(sq), Amount: int32(sold * half), Other: g.houses[sq]})
+}
+
+func (g *Game) canMortgage(p int8, sq int) string {
+	s := &g.rules.Squares[sq]
+	switch {
+	case !s.Ownable() || g.owner[sq] != p:
+		return "you do not own it"
+	case g.Mortgaged(sq):
+		return "it is already mortgaged"
+	}
+	if _, hi := g.groupLevels(sq); s.Kind == KindStreet && hi > 0 {
+		return "sell the group's buildings first (7.6)"
+	}
+	return ""
+}
+
+func (g *Game) mortgage(p int8, sq int) {
+	g.mortgaged |= 1 << sq
+	amt := g.rules.Squares[sq].Mortgage
+	g.transfer(Bank, p, amt)
+	g.emit(Event{Kind: EvMortgage, Player: p, Square: int8(sq), Amount: int32(amt)})
+}
+
+func (g *Game) canUnmortgage(p int8, sq int) string {
+	switch {
+	case !g.rules.Squares[sq].Ownable() || g.owner[sq] != p:
+		return "you do not own it"
+	case !g.Mortgaged(sq):
+		return "it is not mortgaged"
+	case int(g.p[p].Cash) < g.rules.UnmortgageCost(sq):
+		return "not enough cash for the mortgage and 10% interest (7.6)"
+	}
+	return ""
+}
+
+func (g *Game) unmortgage(p int8, sq int) {
+	cost := g.rules.UnmortgageCost(sq)
+	g.transfer(p, Bank, cost)
+	g.mortgaged &^= 1 << sq
+	g.emit(Event{Kind: EvUnmortgage, Player: p, Square: int8(sq), Amount: int32(cost)})
+}
+
+// TradeOffer is a proposed trade (7.7): what the proposer gives and what
+// it asks for. Squares are bit sets (bit i: square i); jail cards are bit
+// sets of Get Out of Jail Free cards (see JailCardBit).
+type TradeOffer struct {
+	From, To    int8
+	GiveSquares uint64
+	GetSquares  uint64
+	GiveCash    int32
+	GetCash     int32
+	GiveCards   uint8
+	GetCards    uint8
+}
+
+// JailCardBit returns the bit of deck d's Get Out of Jail Free card in
+// TradeOffer card sets.
+func (r *Rules) JailCardBit(d int) (uint8, bool) {
+	b, ok := r.keepBit(d)
+	return 1 << b, ok
+}
+
+// JailCardDeck returns the deck of the Get Out of Jail Free card with bit
+// index b.
+func (r *Rules) JailCardDeck(b int) int { return r.keepCards[b].deck }
+
+func (g *Game) checkOffer(o *TradeOffer) string {
+	if o.To < 0 || o.To >= g.n || o.To == o.From || g.p[o.To].Bankrupt {
+		return "no such player to trade with"
+	}
+	if o.GiveSquares&o.GetSquares != 0 {
+		return "a square on both sides"
+	}
+	if o.GiveSquares&^g.owned[o.From] != 0 {
+		return "you offer a property you do not own"
+	}
+	if o.GetSquares&^g.owned[o.To] != 0 {
+		return "you ask for a property they do not own"
+	}
+	for m := o.GiveSquares | o.GetSquares; m != 0; m &= m - 1 {
+		sq := popLowest(m)
+		if _, hi := g.groupLevels(sq); g.rules.Squares[sq].Kind == KindStreet && hi > 0 {
+			return "buildings must be sold before a property of the group is traded (7.7)"
+		}
+	}
+	switch {
+	case o.GiveCash < 0 || o.GetCash < 0:
+		return "negative cash"
+	case o.GiveCash > g.p[o.From].Cash:
+		return "you offer more cash than you have"
+	case o.GetCash > g.p[o.To].Cash:
+		return "you ask for more cash than they have"
+	case o.GiveCards&^g.p[o.From].JailCards != 0:
+		return "you offer a jail card you do not hold"
+	case o.GetCards&^g.p[o.To].JailCards != 0:
+		return "you ask for a jail card they do not hold"
+	case o.GiveSquares|o.GetSquares == 0 && o.GiveCards|o.GetCards == 0 && o.GiveCash == o.GetCash:
+		return "the trade exchanges nothing"
+	case int(g.proposals) >= g.rules.TradesPerPhase:
+		return "no more trade proposals in this phase (trades_per_phase)"
+	}
+	return ""
+}
+
+// executeTrade carries out an accepted offer. Whoever receives a mortgaged
+// property then chooses to keep it mortgaged or lift the mortgage, paying
+// the 10% fee either way (7.7).
+func (g *Game) executeTrade(o TradeOffer) {
+	for m := o.GiveSquares; m != 0; m &= m - 1 {
+		g.setOwner(popLowest(m), o.To)
+	}
+	for m := o.GetSquares; m != 0; m &= m - 1 {
+		g.setOwner(popLowest(m), o.From)
+	}
+	if o.GiveCash > 0 {
+		g.transfer(o.From, o.To, int(o.GiveCash))
+	}
+	if o.GetCash > 0 {
+		g.transfer(o.To, o.From, int(o.GetCash))
+	}
+	g.p[o.From].JailCards = g.p[o.From].JailCards&^o.GiveCards | o.GetCards
+	g.p[o.To].JailCards = g.p[o.To].JailCards&^o.GetCards | o.GiveCards
+	g.emit(Event{Kind: EvTradeAccepted, Player: o.From, Other: o.To, Trade: o})
+	// Pushed in reverse: the target decides first, in board order.
+	g.pushTransfers(o.From, o.GetSquares&g.mortgaged)
+	g.pushTransfers(o.To, o.GiveSquares&g.mortgaged)
+}
+
+func (g *Game) pushTransfers(p int8, m uint64) {
+	for ; m != 0; m &^= 1 << (63 - leadingZeros(m)) {
+		g.push(task{kind: taskMortgagedTransfer, player: p, sq: int8(63 - leadingZeros(m))})
+	}
+}

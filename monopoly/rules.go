@@ -1,0 +1,541 @@
+package monopoly
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/gopoly/gopoly/internal/strictyaml"
+)
+
+//go:embed rules.yaml
+var defaultRulesYAML []byte
+
+// Limits of the fixed-size state. A rules file may use a smaller board or
+// fewer decks, never larger ones.
+const (
+	MaxPlayers   = 8
+	MaxSquares   = 64
+	MaxDecks     = 4
+	MaxDeckCards = 32
+	MaxGroups    = 16
+	maxKeepCards = 8
+)
+
+// SquareKind says what a board square is.
+type SquareKind uint8
+
+// Square kinds.
+const (
+	KindGo SquareKind = iota
+	KindStreet
+	KindRailroad
+	KindUtility
+	KindJail
+	KindAction // runs its DSL program when landed on
+)
+
+var squareKindNames = [...]string{"go", "street", "railroad", "utility", "jail", "action"}
+
+func (k SquareKind) String() string { return squareKindNames[k] }
+
+// IncomeTaxMode selects how TAX n OR p% is charged.
+type IncomeTaxMode uint8
+
+// Income tax modes.
+const (
+	IncomeTaxFlat   IncomeTaxMode = iota // always the flat amount
+	IncomeTaxLesser                      // the lesser of the amount and p% of net worth
+)
+
+// Square is one compiled board square.
+type Square struct {
+	Name      string
+	Kind      SquareKind
+	Group     int // index into Rules.Groups; -1 when not a street
+	Price     int
+	Mortgage  int    // mortgage value
+	Rent      [6]int // base, 1..4 houses, hotel (streets only)
+	Program   []Op   // action squares
+	groupMask uint64 // squares of the same street group, or all railroads/utilities
+}
+
+// Ownable reports whether the square can be bought.
+func (s *Square) Ownable() bool {
+	return s.Kind == KindStreet || s.Kind == KindRailroad || s.Kind == KindUtility
+}
+
+// Group is a colour group of streets.
+type Group struct {
+	Name      string
+	HouseCost int
+	Squares   []int
+}
+
+// Card is one compiled card of a deck.
+type Card struct {
+	ID      string
+	Text    string
+	Program []Op
+	Keep    bool // held by the drawer (Get Out of Jail Free)
+	keepBit uint8
+}
+
+// Deck is a compiled deck of cards.
+type Deck struct {
+	Name  string
+	Cards []Card
+}
+
+// Rules is a compiled, validated rule set. It is immutable once built and
+// shared by every game that uses it.
+type Rules struct {
+	StartingCash             int
+	GoSalary                 int
+	JailFine                 int
+	JailTurns                int
+	Auctions                 bool
+	FreeParkingJackpot       bool
+	IncomeTax                IncomeTaxMode
+	MortgagedGroupDoubleRent bool
+	MortgagedRailroadsCount  bool
+	MaxHouses                int
+	MaxHotels                int
+	MortgageInterestPercent  int
+	MaxRounds                int
+	TradesPerPhase           int
+	RailroadRent             []int
+	UtilityMultiplier        []int
+	Groups                   []Group
+	Squares                  []Square
+	Decks                    []Deck
+
+	JailSquare     int
+	railroadMask   uint64
+	utilityMask    uint64
+	keepCards      []keepCard // Get Out of Jail Free cards by bit
+	squareIndex    map[string]int
+	config         rulesConfig
+	ownableSquares []int
+}
+
+type keepCard struct{ deck, card int }
+
+// rulesConfig is the source form of Rules, as read from YAML. Field tags
+// name the keys of rules files and of conformance `rules:` blocks.
+type rulesConfig struct {
+	StartingCash             int                  `yaml:"starting_cash" json:"starting_cash"`
+	GoSalary                 int                  `yaml:"go_salary" json:"go_salary"`
+	JailFine                 int                  `yaml:"jail_fine" json:"jail_fine"`
+	JailTurns                int                  `yaml:"jail_turns" json:"jail_turns"`
+	Auctions                 bool                 `yaml:"auctions" json:"auctions"`
+	FreeParkingJackpot       bool                 `yaml:"free_parking_jackpot" json:"free_parking_jackpot"`
+	IncomeTax                string               `yaml:"income_tax" json:"income_tax"`
+	MortgagedGroupDoubleRent bool                 `yaml:"mortgaged_group_double_rent" json:"mortgaged_group_double_rent"`
+	MortgagedRailroadsCount  bool                 `yaml:"mortgaged_railroads_count" json:"mortgaged_railroads_count"`
+	MaxHouses                int                  `yaml:"max_houses" json:"max_houses"`
+	MaxHotels                int                  `yaml:"max_hotels" json:"max_hotels"`
+	MortgageInterestPercent  int                  `yaml:"mortgage_interest_percent" json:"mortgage_interest_percent"`
+	MaxRounds                int                  `yaml:"max_rounds" json:"max_rounds"`
+	TradesPerPhase           int                  `yaml:"trades_per_phase" json:"trades_per_phase"`
+	RailroadRent             []int                `yaml:"railroad_rent" json:"railroad_rent"`
+	UtilityMultiplier        []int                `yaml:"utility_multiplier" json:"utility_multiplier"`
+	Groups                   []groupConfig        `yaml:"groups" json:"groups"`
+	Board                    []squareConfig       `yaml:"board" json:"board"`
+	Decks                    []deckConfig         `yaml:"decks" json:"decks"`
+	pos                      strictyaml.Positions // key path -> where it was set
+}
+
+type groupConfig struct {
+	Name      string `yaml:"name" json:"name"`
+	HouseCost int    `yaml:"house_cost" json:"house_cost"`
+}
+
+type squareConfig struct {
+	Name     string `yaml:"name" json:"name"`
+	Kind     string `yaml:"kind" json:"kind"`
+	Group    string `yaml:"group,omitempty" json:"group,omitempty"`
+	Price    int    `yaml:"price,omitempty" json:"price,omitempty"`
+	Mortgage int    `yaml:"mortgage,omitempty" json:"mortgage,omitempty"`
+	Rent     []int  `yaml:"rent,omitempty" json:"rent,omitempty"`
+	Do       string `yaml:"do,omitempty" json:"do,omitempty"`
+}
+
+type deckConfig struct {
+	Name  string       `yaml:"name" json:"name"`
+	Cards []cardConfig `yaml:"cards" json:"cards"`
+}
+
+type cardConfig struct {
+	ID   string `yaml:"id" json:"id"`
+	Text string `yaml:"text,omitempty" json:"text,omitempty"`
+	Do   string `yaml:"do" json:"do"`
+}
+
+var defaultRules = func() *Rules {
+	r, err := ParseRules(embeddedName, nil)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+// DefaultRules returns the standard rules of the rules reference.
+func DefaultRules() *Rules { return defaultRules }
+
+// ConfigError is a problem in a rules file: the file, the line and the
+// field it concerns.
+type ConfigError = strictyaml.Error
+
+// ParseRules builds rules from the defaults overlaid with the YAML (or
+// JSON) document data; name is used in error messages. Keys given in data
+// replace the default; lists are replaced whole. Unknown keys, bad values
+// and DSL errors are reported as *ConfigError.
+func ParseRules(name string, data []byte) (*Rules, error) {
+	return defaultConfig().overlay(name, data)
+}
+
+// WithOverrides returns a copy of r with the keys of the YAML document doc
+// replaced, as a rules file holding just those keys would on top of r.
+func (r *Rules) WithOverrides(name string, doc []byte) (*Rules, error) {
+	cfg := r.config
+	cfg.pos = strictyaml.Positions{}
+	return cfg.overlay(name, doc)
+}
+
+func defaultConfig() rulesConfig {
+	cfg := rulesConfig{pos: strictyaml.Positions{}}
+	if err := strictyaml.Decode(embeddedName, defaultRulesYAML, &cfg, cfg.pos); err != nil {
+		panic(err)
+	}
+	return cfg
+}
+
+func (cfg rulesConfig) overlay(name string, data []byte) (*Rules, error) {
+	if len(data) > 0 {
+		if err := strictyaml.Decode(name, data, &cfg, cfg.pos); err != nil {
+			return nil, err
+		}
+	}
+	return compile(&cfg)
+}
+
+const embeddedName = "rules.yaml (embedded)"
+
+// MarshalJSON writes the rules in their config form, which ParseRules
+// reads back (JSON is YAML).
+func (r *Rules) MarshalJSON() ([]byte, error) { return json.Marshal(r.config) }
+
+func compile(cfg *rulesConfig) (*Rules, error) {
+	errAt := func(field, format string, args ...any) error {
+		p := cfg.pos.Of(field, strictyaml.Pos{File: embeddedName})
+		return &ConfigError{File: p.File, Line: p.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	r := &Rules{
+		StartingCash:             cfg.StartingCash,
+		GoSalary:                 cfg.GoSalary,
+		JailFine:                 cfg.JailFine,
+		JailTurns:                cfg.JailTurns,
+		Auctions:                 cfg.Auctions,
+		FreeParkingJackpot:       cfg.FreeParkingJackpot,
+		MortgagedGroupDoubleRent: cfg.MortgagedGroupDoubleRent,
+		MortgagedRailroadsCount:  cfg.MortgagedRailroadsCount,
+		MaxHouses:                cfg.MaxHouses,
+		MaxHotels:                cfg.MaxHotels,
+		MortgageInterestPercent:  cfg.MortgageInterestPercent,
+		MaxRounds:                cfg.MaxRounds,
+		TradesPerPhase:           cfg.TradesPerPhase,
+		RailroadRent:             cfg.RailroadRent,
+		UtilityMultiplier:        cfg.UtilityMultiplier,
+		JailSquare:               -1,
+		squareIndex:              map[string]int{},
+	}
+	r.config = *cfg
+	r.config.pos = nil
+
+	nonNeg := []struct {
+		key string
+		v   int
+		max int
+	}{
+		{"starting_cash", cfg.StartingCash, 1 << 30},
+		{"go_salary", cfg.GoSalary, 1 << 20},
+		{"jail_fine", cfg.JailFine, 1 << 20},
+		{"max_houses", cfg.MaxHouses, 127},
+		{"max_hotels", cfg.MaxHotels, 127},
+		{"mortgage_interest_percent", cfg.MortgageInterestPercent, 1000},
+		{"max_rounds", cfg.MaxRounds, 1 << 30},
+		{"trades_per_phase", cfg.TradesPerPhase, 100},
+	}
+	for _, c := range nonNeg {
+		if c.v < 0 || c.v > c.max {
+			return nil, errAt(c.key, "must be between 0 and %d, got %d", c.max, c.v)
+		}
+	}
+	if cfg.JailTurns < 1 || cfg.JailTurns > 10 {
+		return nil, errAt("jail_turns", "must be between 1 and 10, got %d", cfg.JailTurns)
+	}
+	switch cfg.IncomeTax {
+	case "flat":
+		r.IncomeTax = IncomeTaxFlat
+	case "lesser":
+		r.IncomeTax = IncomeTaxLesser
+	default:
+		return nil, errAt("income_tax", "must be flat or lesser, got %q", cfg.IncomeTax)
+	}
+	if len(cfg.RailroadRent) == 0 {
+		return nil, errAt("railroad_rent", "needs at least one entry")
+	}
+	for i, v := range cfg.RailroadRent {
+		if v < 0 {
+			return nil, errAt(fmt.Sprintf("railroad_rent[%d]", i), "must not be negative, got %d", v)
+		}
+	}
+	if len(cfg.UtilityMultiplier) == 0 {
+		return nil, errAt("utility_multiplier", "needs at least one entry")
+	}
+	for i, v := range cfg.UtilityMultiplier {
+		if v < 0 {
+			return nil, errAt(fmt.Sprintf("utility_multiplier[%d]", i), "must not be negative, got %d", v)
+		}
+	}
+
+	if len(cfg.Groups) > MaxGroups {
+		return nil, errAt("groups", "at most %d groups, got %d", MaxGroups, len(cfg.Groups))
+	}
+	groupIndex := map[string]int{}
+	for i, g := range cfg.Groups {
+		f := fmt.Sprintf("groups[%d]", i)
+		if g.Name == "" {
+			return nil, errAt(f+".name", "is required")
+		}
+		if _, dup := groupIndex[g.Name]; dup {
+			return nil, errAt(f+".name", "duplicate group %q", g.Name)
+		}
+		if g.HouseCost <= 0 {
+			return nil, errAt(f+".house_cost", "must be positive, got %d", g.HouseCost)
+		}
+		groupIndex[g.Name] = i
+		r.Groups = append(r.Groups, Group{Name: g.Name, HouseCost: g.HouseCost})
+	}
+
+	if len(cfg.Board) < 4 || len(cfg.Board) > MaxSquares {
+		return nil, errAt("board", "must have between 4 and %d squares, got %d", MaxSquares, len(cfg.Board))
+	}
+	// Decks first, so DRAW can name them.
+	if len(cfg.Decks) > MaxDecks {
+		return nil, errAt("decks", "at most %d decks, got %d", MaxDecks, len(cfg.Decks))
+	}
+	deckIndex := map[string]int{}
+	for i, d := range cfg.Decks {
+		f := fmt.Sprintf("decks[%d]", i)
+		if d.Name == "" {
+			return nil, errAt(f+".name", "is required")
+		}
+		if _, dup := deckIndex[d.Name]; dup {
+			return nil, errAt(f+".name", "duplicate deck %q", d.Name)
+		}
+		if len(d.Cards) == 0 || len(d.Cards) > MaxDeckCards {
+			return nil, errAt(f+".cards", "must have between 1 and %d cards, got %d", MaxDeckCards, len(d.Cards))
+		}
+		deckIndex[d.Name] = i
+	}
+	for i, s := range cfg.Board {
+		if s.Name == "" {
+			return nil, errAt(fmt.Sprintf("board[%d].name", i), "is required")
+		}
+		if _, dup := r.squareIndex[s.Name]; !dup {
+			r.squareIndex[s.Name] = i
+		}
+	}
+
+	for i, s := range cfg.Board {
+		f := fmt.Sprintf("board[%d]", i)
+		sq := Square{Name: s.Name, Group: -1}
+		kind := -1
+		for k, n := range squareKindNames {
+			if n == s.Kind {
+				kind = k
+			}
+		}
+		if kind < 0 {
+			return nil, errAt(f+".kind", "unknown kind %q (want one of %s)", s.Kind, strings.Join(squareKindNames[:], ", "))
+		}
+		sq.Kind = SquareKind(kind)
+		if sq.Ownable() {
+			if s.Price <= 0 {
+				return nil, errAt(f+".price", "must be positive, got %d", s.Price)
+			}
+			sq.Price = s.Price
+			sq.Mortgage = s.Price / 2
+			if s.Mortgage != 0 {
+				if s.Mortgage < 0 {
+					return nil, errAt(f+".mortgage", "must be positive, got %d", s.Mortgage)
+				}
+				sq.Mortgage = s.Mortgage
+			}
+		} else if s.Price != 0 || s.Mortgage != 0 {
+			return nil, errAt(f+".price", "only streets, railroads and utilities have a price")
+		}
+		switch sq.Kind {
+		case KindStreet:
+			g, ok := groupIndex[s.Group]
+			if !ok {
+				return nil, errAt(f+".group", "unknown group %q", s.Group)
+			}
+			sq.Group = g
+			if len(s.Rent) != 6 {
+				return nil, errAt(f+".rent", "needs 6 values (base, 1-4 houses, hotel), got %d", len(s.Rent))
+			}
+			for j, v := range s.Rent {
+				if v < 0 {
+					return nil, errAt(fmt.Sprintf("%s.rent[%d]", f, j), "must not be negative, got %d", v)
+				}
+				sq.Rent[j] = v
+			}
+			r.Groups[g].Squares = append(r.Groups[g].Squares, i)
+		case KindRailroad:
+			r.railroadMask |= 1 << i
+		case KindUtility:
+			r.utilityMask |= 1 << i
+		case KindJail:
+			if r.JailSquare >= 0 {
+				return nil, errAt(f+".kind", "a second jail (the first is square %d)", r.JailSquare)
+			}
+			r.JailSquare = i
+		case KindGo:
+			if i != 0 {
+				return nil, errAt(f+".kind", "GO must be square 0")
+			}
+		case KindAction:
+			prog, err := parseProgram(s.Do, r, deckIndex, false)
+			if err != nil {
+				return nil, errAt(f+".do", "%v", err)
+			}
+			sq.Program = prog
+		}
+		if sq.Kind != KindStreet && (s.Group != "" || len(s.Rent) > 0) {
+			return nil, errAt(f+".group", "only streets have a group and a rent table")
+		}
+		if sq.Kind != KindAction && s.Do != "" {
+			return nil, errAt(f+".do", "only action squares have a program")
+		}
+		if sq.Ownable() {
+			r.ownableSquares = append(r.ownableSquares, i)
+		}
+		r.Squares = append(r.Squares, sq)
+	}
+	if cfg.Board[0].Kind != "go" {
+		return nil, errAt("board[0].kind", "square 0 must be GO")
+	}
+	if r.JailSquare < 0 {
+		return nil, errAt("board", "needs a jail square")
+	}
+	for i, g := range r.Groups {
+		if len(g.Squares) == 0 {
+			return nil, errAt(fmt.Sprintf("groups[%d]", i), "group %q has no streets", g.Name)
+		}
+	}
+	for i := range r.Squares {
+		sq := &r.Squares[i]
+		switch sq.Kind {
+		case KindStreet:
+			for _, j := range r.Groups[sq.Group].Squares {
+				sq.groupMask |= 1 << j
+			}
+		case KindRailroad:
+			sq.groupMask = r.railroadMask
+		case KindUtility:
+			sq.groupMask = r.utilityMask
+		}
+	}
+
+	for i, d := range cfg.Decks {
+		deck := Deck{Name: d.Name}
+		for j, c := range d.Cards {
+			f := fmt.Sprintf("decks[%d].cards[%d]", i, j)
+			if c.ID == "" {
+				return nil, errAt(f+".id", "is required")
+			}
+			prog, err := parseProgram(c.Do, r, deckIndex, true)
+			if err != nil {
+				return nil, errAt(f+".do", "%v", err)
+			}
+			card := Card{ID: c.ID, Text: c.Text, Program: prog}
+			for _, op := range prog {
+				if op.Code == OpKeep {
+					if len(prog) != 1 {
+						return nil, errAt(f+".do", "KEEP must be the card's only command")
+					}
+					if len(r.keepCards) >= maxKeepCards {
+						return nil, errAt(f+".do", "at most %d KEEP cards in all decks", maxKeepCards)
+					}
+					card.Keep = true
+					card.keepBit = uint8(len(r.keepCards))
+					r.keepCards = append(r.keepCards, keepCard{deck: i, card: j})
+				}
+			}
+			deck.Cards = append(deck.Cards, card)
+		}
+		r.Decks = append(r.Decks, deck)
+	}
+	return r, nil
+}
+
+// SquareIndex returns the index of the square with the given name.
+func (r *Rules) SquareIndex(name string) (int, bool) {
+	i, ok := r.squareIndex[name]
+	return i, ok
+}
+
+// DeckIndex returns the index of the deck with the given name.
+func (r *Rules) DeckIndex(name string) (int, bool) {
+	for i, d := range r.Decks {
+		if d.Name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// CardIndex returns the index of the first card with the given id in deck d
+// whose index is not in skip.
+func (r *Rules) CardIndex(d int, id string, skip func(int) bool) (int, bool) {
+	for i, c := range r.Decks[d].Cards {
+		if c.ID == id && (skip == nil || !skip(i)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// OwnableSquares lists the squares that can be bought, in board order.
+func (r *Rules) OwnableSquares() []int { return r.ownableSquares }
+
+// GroupMask returns the set of squares whose joint ownership makes the
+// square's group: its colour group, or all railroads, or all utilities.
+func (r *Rules) GroupMask(sq int) uint64 { return r.Squares[sq].groupMask }
+
+// UnmortgageCost is the mortgage value plus interest, rounded up.
+func (r *Rules) UnmortgageCost(sq int) int {
+	mv := r.Squares[sq].Mortgage
+	return mv + r.interest(mv)
+}
+
+// TransferFee is the fee paid by the receiver of a mortgaged property.
+func (r *Rules) TransferFee(sq int) int { return r.interest(r.Squares[sq].Mortgage) }
+
+func (r *Rules) interest(mv int) int {
+	return (mv*r.MortgageInterestPercent + 99) / 100
+}
+
+// HouseCost returns the cost of one house (and of a hotel) on a street, 0
+// for other squares.
+func (r *Rules) HouseCost(sq int) int {
+	s := &r.Squares[sq]
+	if s.Kind != KindStreet {
+		return 0
+	}
+	return r.Groups[s.Group].HouseCost
+}
