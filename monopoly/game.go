@@ -115,6 +115,7 @@ type state struct {
 	winner  int8
 	bankNet int64 // money the bank paid out minus money it took in
 	money0  int64 // cash and pot at the start
+	rolls   int64 // dice rolls so far
 }
 
 // diceScript replaces the generator's dice by a fixed list (conformance
@@ -376,6 +377,7 @@ func (g *Game) canRoll() bool { return g.script == nil || g.script.pos < len(g.s
 // roll throws two dice: one draw of the generator, mapped without bias
 // onto the 36 outcomes.
 func (g *Game) roll() (int, int) {
+	g.rolls++
 	if g.script != nil {
 		d := g.script.dice[g.script.pos]
 		g.script.pos++
@@ -483,6 +485,9 @@ func (g *Game) JackpotCash() int { return int(g.jackpot) }
 
 // DeckSize returns how many cards are in a deck.
 func (g *Game) DeckSize(d int) int { return int(g.decks[d].N) }
+
+// Rolls returns how many times dice have been rolled.
+func (g *Game) Rolls() int64 { return g.rolls }
 
 // LastRoll returns the dice of the latest roll.
 func (g *Game) LastRoll() (int, int) { return int(g.lastRoll[0]), int(g.lastRoll[1]) }

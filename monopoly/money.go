@@ -188,13 +188,13 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 			}
 		}
 		g.over = true
-		g.nt = 0
+		g.clearTasks()
 		g.pk = DecisionNone
 		g.emit(Event{Kind: EvGameOver, Player: g.winner})
 		return
 	}
 	if p == g.cur {
-		g.nt = 0
+		g.clearTasks()
 		g.push(task{kind: taskEndTurn})
 	} else {
 		// Drop what the bankrupt player still had to do or decide.
@@ -205,7 +205,9 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 				k++
 			}
 		}
-		g.nt = k
+		for g.nt > k {
+			g.pop()
+		}
 	}
 	for i := nf - 1; i >= 0; i-- {
 		g.push(follow[i])

@@ -45,7 +45,18 @@ func (g *Game) push(t task) {
 	g.nt++
 }
 
-func (g *Game) pop() { g.nt-- }
+// pop removes the top task, zeroing its slot so that equal positions
+// compare equal.
+func (g *Game) pop() {
+	g.nt--
+	g.tasks[g.nt] = task{}
+}
+
+func (g *Game) clearTasks() {
+	for g.nt > 0 {
+		g.pop()
+	}
+}
 
 // advance runs the game until a decision is pending or the game is over.
 func (g *Game) advance() {
@@ -239,7 +250,7 @@ func (g *Game) finishByNetWorth() {
 		}
 	}
 	g.over, g.capped, g.winner = true, true, winner
-	g.nt = 0
+	g.clearTasks()
 	g.pk = DecisionNone
 	g.emit(Event{Kind: EvGameOver, Player: winner, Amount: int32(best), Flag: true})
 }

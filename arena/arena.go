@@ -1,0 +1,247 @@
+// Package arena runs games between agents: one game, or many in parallel
+// with per-game seeds derived from a run seed so that results do not
+// depend on how many workers play them.
+package arena
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gopoly/gopoly/agent"
+	_ "github.com/gopoly/gopoly/agent/bots" // registers the bots
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/stats"
+)
+
+// MaxDecisions bounds one game: an agent that never lets a game move on
+// is a bug, reported rather than looped on.
+const MaxDecisions = 2_000_000
+
+// GameSeed derives the seed of game i of a run (SplitMix64), so any game
+// of a run can be replayed alone.
+func GameSeed(run uint64, i int) uint64 {
+	z := run + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// SeatSeed derives the seed a bot in a seat receives.
+func SeatSeed(game uint64, seat int) uint64 { return GameSeed(game, 1000+seat) }
+
+// Play runs g to the end with one agent per seat. An agent's illegal
+// action is an error: bots must answer legally.
+func Play(g *monopoly.Game, agents []agent.Agent) error {
+	for n := 0; !g.Over(); n++ {
+		if n == MaxDecisions {
+			return fmt.Errorf("arena: game still going after %d decisions", MaxDecisions)
+		}
+		d := g.Pending()
+		if d.Kind == monopoly.DecisionNone {
+			return fmt.Errorf("arena: the game waits for dice")
+		}
+		a := agents[d.Player].Decide(g.View(d.Player), d)
+		if err := g.Apply(a); err != nil {
+			return fmt.Errorf("arena: seat %d: %w", d.Player, err)
+		}
+	}
+	return nil
+}
+
+// Config describes a simulation run.
+type Config struct {
+	Rules   *monopoly.Rules
+	Players int
+	Bots    []string // per seat, repeated cyclically if shorter
+	Seed    uint64
+	Games   int
+	Workers int // 0: all cores
+}
+
+// GameResult is the outcome of one game.
+type GameResult struct {
+	Winner int // -1: none (a timed game tied)
+	Rounds int
+	Rolls  int64
+	Capped bool
+}
+
+// SeatBot returns the bot name seated at seat.
+func (c *Config) SeatBot(seat int) string { return c.Bots[seat%len(c.Bots)] }
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	if c.Players < 2 || c.Players > monopoly.MaxPlayers {
+		return fmt.Errorf("arena: %d players; the game takes 2 to %d", c.Players, monopoly.MaxPlayers)
+	}
+	if len(c.Bots) == 0 {
+		return fmt.Errorf("arena: no bots")
+	}
+	for _, b := range c.Bots {
+		if !agent.Known(b) {
+			_, err := agent.New(b, 0, 0)
+			return err
+		}
+	}
+	if c.Games < 1 {
+		return fmt.Errorf("arena: games must be at least 1")
+	}
+	return nil
+}
+
+// RunGame plays game i of the run.
+func (c *Config) RunGame(i int) (GameResult, error) {
+	seed := GameSeed(c.Seed, i)
+	g := monopoly.New(c.Rules, c.Players, seed)
+	agents := make([]agent.Agent, c.Players)
+	for s := range agents {
+		a, err := agent.New(c.SeatBot(s), s, SeatSeed(seed, s))
+		if err != nil {
+			return GameResult{}, err
+		}
+		agents[s] = a
+	}
+	if err := Play(g, agents); err != nil {
+		return GameResult{}, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
+	}
+	return GameResult{Winner: g.Winner(), Rounds: g.Round(), Rolls: g.Rolls(), Capped: g.Capped()}, nil
+}
+
+// Simulate plays c.Games games on c.Workers goroutines. progress, if not
+// nil, is called after each game (from any goroutine). Results are in game
+// order whatever the number of workers. A cancelled context stops the run
+// and returns the games finished so far (a prefix, in order).
+func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	workers := c.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]GameResult, c.Games)
+	done := make([]bool, c.Games)
+	var next atomic.Int64
+	var firstErr error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= c.Games {
+					return
+				}
+				r, err := c.RunGame(i)
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				results[i], done[i] = r, true
+				if progress != nil {
+					progress()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	n := 0
+	for n < len(done) && done[n] {
+		n++
+	}
+	return results[:n], ctx.Err()
+}
+
+// Summary aggregates a run.
+type Summary struct {
+	Games      int              `json:"games"`
+	Seconds    float64          `json:"seconds"`
+	CPUSeconds float64          `json:"cpu_seconds"`
+	GamesPerS  float64          `json:"games_per_sec"`
+	GamesPerCS float64          `json:"games_per_cpu_sec"`
+	Rolls      int64            `json:"rolls"`
+	Finished   int              `json:"finished"`
+	Capped     int              `json:"capped"`
+	Ties       int              `json:"ties"`
+	RoundsMean float64          `json:"rounds_mean"`
+	RoundsMed  float64          `json:"rounds_median"`
+	Wins       map[string]int   `json:"wins"`
+	WinRates   []SeatWins       `json:"win_rates"`
+	ByBot      map[string]BotWR `json:"by_bot"`
+	Workers    int              `json:"workers"`
+	Seed       uint64           `json:"seed"`
+}
+
+// SeatWins is one seat's wins with a 95% Wilson interval.
+type SeatWins struct {
+	Seat int        `json:"seat"`
+	Bot  string     `json:"bot"`
+	Wins int        `json:"wins"`
+	Rate float64    `json:"rate"`
+	CI95 [2]float64 `json:"ci95"`
+}
+
+// BotWR is one bot's share of wins over the seats it held.
+type BotWR struct {
+	Seats int        `json:"seats"`
+	Wins  int        `json:"wins"`
+	Rate  float64    `json:"rate"` // wins per game it played in, per seat
+	CI95  [2]float64 `json:"ci95"`
+}
+
+// Summarize aggregates results; timing figures are filled by the caller.
+func Summarize(c Config, results []GameResult) Summary {
+	s := Summary{Games: len(results), Wins: map[string]int{}, ByBot: map[string]BotWR{}, Seed: c.Seed}
+	rounds := make([]float64, len(results))
+	seatWins := make([]int, c.Players)
+	for i, r := range results {
+		s.Rolls += r.Rolls
+		rounds[i] = float64(r.Rounds)
+		if r.Capped {
+			s.Capped++
+		} else {
+			s.Finished++
+		}
+		if r.Winner >= 0 {
+			seatWins[r.Winner]++
+		} else {
+			s.Ties++
+		}
+	}
+	s.RoundsMean = stats.Mean(rounds)
+	s.RoundsMed = stats.Median(rounds)
+	for seat, w := range seatWins {
+		bot := c.SeatBot(seat)
+		s.Wins[fmt.Sprintf("seat%d:%s", seat, bot)] = w
+		lo, hi := stats.Wilson(float64(w), s.Games)
+		rate := 0.0
+		if s.Games > 0 {
+			rate = float64(w) / float64(s.Games)
+		}
+		s.WinRates = append(s.WinRates, SeatWins{Seat: seat, Bot: bot, Wins: w, Rate: rate, CI95: [2]float64{lo, hi}})
+		b := s.ByBot[bot]
+		b.Seats++
+		b.Wins += w
+		s.ByBot[bot] = b
+	}
+	for name, b := range s.ByBot {
+		n := b.Seats * s.Games
+		if n > 0 {
+			b.Rate = float64(b.Wins) / float64(n)
+			lo, hi := stats.Wilson(float64(b.Wins), n)
+			b.CI95 = [2]float64{lo, hi}
+		}
+		s.ByBot[name] = b
+	}
+	return s
+}

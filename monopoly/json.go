@@ -1,0 +1,196 @@
+package monopoly
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// gameJSON is the text form of a game: its rules and every piece of its
+// state, including the generator and the order of the decks, so that a
+// game read back plays on exactly as the original.
+type gameJSON struct {
+	Rules       json.RawMessage `json:"rules"`
+	RNG         string          `json:"rng"`
+	Players     []playerState   `json:"players"`
+	Owner       []int8          `json:"owner"`
+	Houses      []int8          `json:"houses"`
+	Mortgaged   uint64          `json:"mortgaged"`
+	HouseSupply int16           `json:"house_supply"`
+	HotelSupply int16           `json:"hotel_supply"`
+	Jackpot     int32           `json:"jackpot"`
+	Decks       []deckState     `json:"decks"`
+	Current     int8            `json:"current"`
+	Doubles     int8            `json:"doubles"`
+	Phase       Phase           `json:"phase"`
+	RollAgain   bool            `json:"roll_again"`
+	JailedNow   bool            `json:"jailed_now"`
+	LastRoll    [2]int8         `json:"last_roll"`
+	Round       int32           `json:"round"`
+	Turn        int32           `json:"turn"`
+	Proposals   int8            `json:"proposals"`
+	Tasks       []taskJSON      `json:"tasks"`
+	Pending     DecisionKind    `json:"pending"`
+	Decider     int8            `json:"decider"`
+	Auction     auctionState    `json:"auction"`
+	Offer       TradeOffer      `json:"offer"`
+	Over        bool            `json:"over"`
+	Capped      bool            `json:"capped"`
+	Winner      int8            `json:"winner"`
+	BankNet     int64           `json:"bank_net"`
+	Money0      int64           `json:"money0"`
+	Rolls       int64           `json:"rolls"`
+	Dice        [][2]int        `json:"dice,omitempty"`
+	DicePos     int             `json:"dice_pos,omitempty"`
+	Scripted    bool            `json:"scripted,omitempty"`
+}
+
+type taskJSON struct {
+	Kind    taskKind `json:"kind"`
+	Player  int8     `json:"player"`
+	Square  int8     `json:"square"`
+	Deck    int8     `json:"deck"`
+	Card    int8     `json:"card"`
+	PC      int8     `json:"pc"`
+	To      int8     `json:"to"`
+	Reason  Reason   `json:"reason"`
+	RentMul int8     `json:"rent_mul"`
+	Dice    int8     `json:"dice"`
+	Amount  int32    `json:"amount"`
+}
+
+// MarshalJSON writes the whole game, rules included.
+func (g *Game) MarshalJSON() ([]byte, error) {
+	rules, err := json.Marshal(g.rules)
+	if err != nil {
+		return nil, err
+	}
+	rng, err := g.rng.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	nsq := len(g.rules.Squares)
+	j := gameJSON{
+		Rules: rules, RNG: hex.EncodeToString(rng),
+		Players: g.p[:g.n], Owner: g.owner[:nsq], Houses: g.houses[:nsq], Mortgaged: g.mortgaged,
+		HouseSupply: g.houseSupply, HotelSupply: g.hotelSupply, Jackpot: g.jackpot,
+		Decks: g.decks[:len(g.rules.Decks)], Current: g.cur, Doubles: g.doubles, Phase: g.phase,
+		RollAgain: g.rollAgain, JailedNow: g.jailedNow, LastRoll: g.lastRoll, Round: g.round, Turn: g.turn,
+		Proposals: g.proposals, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
+		Over: g.over, Capped: g.capped, Winner: g.winner, BankNet: g.bankNet, Money0: g.money0, Rolls: g.rolls,
+	}
+	for _, t := range g.tasks[:g.nt] {
+		j.Tasks = append(j.Tasks, taskJSON{t.kind, t.player, t.sq, t.deck, t.card, t.pc, t.to, t.reason, t.rentMul, t.dice, t.amount})
+	}
+	if g.script != nil {
+		j.Scripted, j.Dice, j.DicePos = true, g.script.dice, g.script.pos
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalGame reads a game written by MarshalJSON, checking that it
+// describes a possible position.
+func UnmarshalGame(data []byte) (*Game, error) {
+	var j gameJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, fmt.Errorf("monopoly: game state: %w", err)
+	}
+	if len(j.Rules) == 0 {
+		return nil, fmt.Errorf("monopoly: game state: rules missing")
+	}
+	r, err := ParseRules("game state rules", j.Rules)
+	if err != nil {
+		return nil, err
+	}
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("monopoly: game state: %s: %s", field, fmt.Sprintf(format, args...))
+	}
+	nsq := len(r.Squares)
+	n := len(j.Players)
+	switch {
+	case n < 2 || n > MaxPlayers:
+		return nil, bad("players", "%d players", n)
+	case len(j.Owner) != nsq || len(j.Houses) != nsq:
+		return nil, bad("owner", "want %d squares", nsq)
+	case len(j.Decks) != len(r.Decks):
+		return nil, bad("decks", "want %d decks", len(r.Decks))
+	case len(j.Tasks) > maxTasks:
+		return nil, bad("tasks", "too many")
+	case int(j.Current) < 0 || int(j.Current) >= n:
+		return nil, bad("current", "seat %d", j.Current)
+	case j.Phase > PhaseAfterRoll:
+		return nil, bad("phase", "%d", j.Phase)
+	case j.Pending > DecisionMortgagedTransfer || int(j.Decider) < 0 || int(j.Decider) >= n:
+		return nil, bad("pending", "%d by %d", j.Pending, j.Decider)
+	}
+	g := &Game{rules: r}
+	raw, err := hex.DecodeString(j.RNG)
+	if err != nil {
+		return nil, bad("rng", "%v", err)
+	}
+	if err := g.rng.UnmarshalBinary(raw); err != nil {
+		return nil, bad("rng", "%v", err)
+	}
+	g.n = int8(n)
+	for i, p := range j.Players {
+		if int(p.Pos) < 0 || int(p.Pos) >= nsq {
+			return nil, bad(fmt.Sprintf("players[%d].Pos", i), "off the board")
+		}
+		g.p[i] = p
+	}
+	for i := range g.owner {
+		g.owner[i] = -1
+	}
+	for sq := range nsq {
+		o := j.Owner[sq]
+		if o >= int8(n) || o < -1 || (o >= 0 && !r.Squares[sq].Ownable()) {
+			return nil, bad(fmt.Sprintf("owner[%d]", sq), "%d", o)
+		}
+		if j.Houses[sq] < 0 || j.Houses[sq] > 5 {
+			return nil, bad(fmt.Sprintf("houses[%d]", sq), "%d", j.Houses[sq])
+		}
+		g.setOwner(sq, o)
+		g.houses[sq] = j.Houses[sq]
+	}
+	for d, ds := range j.Decks {
+		if int(ds.N) > len(r.Decks[d].Cards) || int(ds.Top) >= MaxDeckCards {
+			return nil, bad(fmt.Sprintf("decks[%d]", d), "bad size")
+		}
+		for k := range int(ds.N) {
+			if int(ds.Cards[(int(ds.Top)+k)%MaxDeckCards]) >= len(r.Decks[d].Cards) {
+				return nil, bad(fmt.Sprintf("decks[%d]", d), "unknown card")
+			}
+		}
+		g.decks[d] = ds
+	}
+	g.mortgaged, g.houseSupply, g.hotelSupply, g.jackpot = j.Mortgaged, j.HouseSupply, j.HotelSupply, j.Jackpot
+	g.cur, g.doubles, g.phase, g.rollAgain, g.jailedNow = j.Current, j.Doubles, j.Phase, j.RollAgain, j.JailedNow
+	g.lastRoll, g.round, g.turn, g.proposals = j.LastRoll, j.Round, j.Turn, j.Proposals
+	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
+	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
+	for i, t := range j.Tasks {
+		if t.Kind < taskLand || t.Kind > taskMove || int(t.Player) < 0 || int(t.Player) >= n ||
+			int(t.Square) < 0 || int(t.Square) >= nsq {
+			return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid task")
+		}
+		if t.Kind == taskOps {
+			if t.Deck >= 0 && (int(t.Deck) >= len(r.Decks) || int(t.Card) >= len(r.Decks[t.Deck].Cards) ||
+				int(t.PC) >= len(r.Decks[t.Deck].Cards[t.Card].Program)) ||
+				t.Deck < 0 && int(t.PC) >= len(r.Squares[t.Square].Program) {
+				return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid program position")
+			}
+		}
+		g.tasks[i] = task{t.Kind, t.Player, t.Square, t.Deck, t.Card, t.PC, t.To, t.Reason, t.RentMul, t.Dice, t.Amount}
+	}
+	g.nt = int8(len(j.Tasks))
+	if g.pk != DecisionNone && g.pk != DecisionManage && g.pk != DecisionJail && g.nt == 0 {
+		return nil, bad("pending", "%s without the task that asks it", g.pk)
+	}
+	if j.Scripted {
+		if j.DicePos < 0 || j.DicePos > len(j.Dice) {
+			return nil, bad("dice_pos", "%d", j.DicePos)
+		}
+		g.script = &diceScript{dice: j.Dice, pos: j.DicePos}
+	}
+	return g, nil
+}
