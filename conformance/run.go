@@ -307,8 +307,8 @@ func (r *runner) doItem(p int, d doItem) error {
 	case d.Unmortgage != nil:
 		a.Kind, a.Square = monopoly.ActUnmortgage, r.mustSquare(*d.Unmortgage)
 	case d.Trade != nil:
-		a.Kind = monopoly.ActProposeTrade
-		a.Offer = r.offer(p, d.Trade)
+		o := r.offer(p, d.Trade)
+		a.Kind, a.Offer = monopoly.ActProposeTrade, &o
 	}
 	before := g.Clone()
 	err := r.apply(a)

@@ -29,12 +29,11 @@ func (k DecisionKind) String() string { return decisionNames[k] }
 type Decision struct {
 	Kind      DecisionKind
 	Player    int
-	Phase     Phase      // manage: before or after the roll
-	RollAgain bool       // manage after a roll: going on rolls again (doubles)
-	Square    int        // buy, bid, mortgaged_transfer: the property
-	Amount    int        // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
-	Other     int        // bid: high bidder (-1 none); raise_cash: creditor (Bank for the bank)
-	Offer     TradeOffer // trade_response
+	Phase     Phase // manage: before or after the roll
+	RollAgain bool  // manage after a roll: going on rolls again (doubles)
+	Square    int   // buy, bid, mortgaged_transfer: the property
+	Amount    int   // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
+	Other     int   // bid: high bidder (-1 none); raise_cash: creditor (Bank for the bank); trade_response: proposer
 }
 
 // Pending returns the decision the game waits for (Kind DecisionNone when
@@ -62,10 +61,14 @@ func (g *Game) Pending() Decision {
 		d.Square = int(t.sq)
 		d.Amount = g.rules.TransferFee(int(t.sq))
 	case DecisionTradeResponse:
-		d.Offer = g.offer
+		d.Other = int(g.offer.From)
 	}
 	return d
 }
+
+// PendingOffer returns the trade offer awaiting an answer (meaningful
+// while the pending decision is trade_response).
+func (g *Game) PendingOffer() TradeOffer { return g.offer }
 
 // ActionKind is the kind of an answer.
 type ActionKind uint8
@@ -120,10 +123,10 @@ func ParseActionKind(s string) (ActionKind, bool) {
 type Action struct {
 	Kind   ActionKind
 	Player int
-	Square int        // build, sell_building, mortgage, unmortgage
-	Amount int        // bid
-	Deck   int        // use_jail_card: the deck of the card to use
-	Offer  TradeOffer // propose_trade (From is set from Player)
+	Square int         // build, sell_building, mortgage, unmortgage
+	Amount int         // bid
+	Deck   int         // use_jail_card: the deck of the card to use
+	Offer  *TradeOffer // propose_trade; copied by Apply (From is set from Player)
 }
 
 // RuleError is an illegal action: the rule it breaks. Apply returns it and
@@ -260,7 +263,10 @@ func (g *Game) Check(a Action) error {
 func (g *Game) checkRaising(a Action) error {
 	p := int8(a.Player)
 	if a.Kind == ActProposeTrade {
-		o := a.Offer
+		if a.Offer == nil {
+			return g.illegal(a, "no offer")
+		}
+		o := *a.Offer
 		o.From = p
 		if r := g.checkOffer(&o); r != "" {
 			return g.illegal(a, "%s", r)
@@ -320,7 +326,7 @@ func (g *Game) Apply(a Action) error {
 	case ActUnmortgage:
 		g.unmortgage(p, a.Square)
 	case ActProposeTrade:
-		g.offer = a.Offer
+		g.offer = *a.Offer
 		g.offer.From = p
 		g.proposals++
 		g.emit(Event{Kind: EvTradeProposed, Player: p, Other: g.offer.To, Trade: g.offer})

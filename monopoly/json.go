@@ -169,7 +169,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
 	for i, t := range j.Tasks {
-		if t.Kind < taskLand || t.Kind > taskMove || int(t.Player) < 0 || int(t.Player) >= n ||
+		if t.Kind < taskLand || t.Kind > taskGameOver || int(t.Player) < 0 || int(t.Player) >= n ||
 			int(t.Square) < 0 || int(t.Square) >= nsq {
 			return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid task")
 		}

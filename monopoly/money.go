@@ -181,16 +181,29 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 	pl.InJail = false
 	pl.JailTurns = 0
 
-	if g.Active() == 1 {
+	switch g.Active() {
+	case 0:
+		// The last player fell paying for what it inherited: it stood last.
+		g.endGame(p)
+		return
+	case 1:
+		var last int8
 		for i := range g.n {
 			if !g.p[i].Bankrupt {
-				g.winner = i
+				last = i
 			}
 		}
-		g.over = true
+		if nf == 0 || creditor < 0 {
+			g.endGame(last)
+			return
+		}
+		// The winner still settles the mortgaged properties it received
+		// (7.9) before the game ends.
 		g.clearTasks()
-		g.pk = DecisionNone
-		g.emit(Event{Kind: EvGameOver, Player: g.winner})
+		g.push(task{kind: taskGameOver, player: last})
+		for i := nf - 1; i >= 0; i-- {
+			g.push(follow[i])
+		}
 		return
 	}
 	if p == g.cur {
@@ -212,6 +225,15 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 	for i := nf - 1; i >= 0; i-- {
 		g.push(follow[i])
 	}
+}
+
+// endGame ends the game won by the last player standing.
+func (g *Game) endGame(winner int8) {
+	g.winner = winner
+	g.over = true
+	g.clearTasks()
+	g.pk = DecisionNone
+	g.emit(Event{Kind: EvGameOver, Player: winner})
 }
 
 // returnJailCards puts p's Get Out of Jail Free cards back at the bottom

@@ -71,6 +71,7 @@ type Group struct {
 	Name      string
 	HouseCost int
 	Squares   []int
+	Mask      uint64 // the group's squares as a bit set
 }
 
 // Card is one compiled card of a deck.
@@ -395,6 +396,7 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 				sq.Rent[j] = v
 			}
 			r.Groups[g].Squares = append(r.Groups[g].Squares, i)
+			r.Groups[g].Mask |= 1 << i
 		case KindRailroad:
 			r.railroadMask |= 1 << i
 		case KindUtility:

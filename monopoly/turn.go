@@ -21,6 +21,7 @@ const (
 	taskEndTurn                               // the current player went bankrupt
 	taskDiceRent                              // roll, and pay mul times it to sq's owner
 	taskMove                                  // move player by amount squares
+	taskGameOver                              // the game ends, won by player
 )
 
 type task struct {
@@ -135,6 +136,8 @@ func (g *Game) runTask(t *task) bool {
 		tt := *t
 		g.pop()
 		g.moveBy(tt.player, int(tt.amount))
+	case taskGameOver:
+		g.endGame(t.player)
 	}
 	return true
 }

@@ -36,6 +36,9 @@ func (v View) Phase() Phase { return v.g.phase }
 // Pending returns the decision the game waits for.
 func (v View) Pending() Decision { return v.g.Pending() }
 
+// PendingOffer returns the trade offer awaiting an answer.
+func (v View) PendingOffer() TradeOffer { return v.g.offer }
+
 // Cash returns a player's cash (cash is public in Monopoly).
 func (v View) Cash(p int) int { return v.g.Cash(p) }
 

@@ -8,7 +8,8 @@ import (
 
 // Params tune the rule-based players.
 type Params struct {
-	Reserve          int     // cash kept back when buying, bidding and building
+	Reserve          int     // cash kept back when buying and bidding
+	BuildReserve     int     // cash kept back when building
 	CompleteReserve  int     // the smaller reserve for a purchase that completes or blocks a group
 	BidCompletes     float64 // bid up to this times the price for a property completing one's group
 	BidBlocks        float64 // ... or one that stops an opponent completing a group
@@ -21,6 +22,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		Reserve:          200,
+		BuildReserve:     100,
 		CompleteReserve:  50,
 		BidCompletes:     1.6,
 		BidBlocks:        1.3,
@@ -40,6 +42,7 @@ type Baseline struct {
 	triedTurn  int     // the turn in which it last looked for a trade
 	rejectedAt [64]int // turn a proposal for a square was last rejected
 	pending    monopoly.TradeOffer
+	offer      monopoly.TradeOffer // the proposal being made (Action points at it)
 }
 
 // NewBaseline returns a baseline player.
@@ -85,7 +88,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	case monopoly.DecisionTradeResponse:
 		a.Kind = monopoly.ActRejectTrade
-		if b.tradeGain(v, me, d.Offer) >= 0 {
+		if b.tradeGain(v, me, v.PendingOffer()) >= 0 {
 			a.Kind = monopoly.ActAcceptTrade
 		}
 	case monopoly.DecisionRaiseCash:
@@ -106,7 +109,8 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	if d.Phase == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() {
 		b.triedTurn = v.Turn()
 		if o, ok := b.findTrade(v, me); ok {
-			return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: o}
+			b.offer = o
+			return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}
 		}
 	}
 	// Remember how the last proposal went: a rejected offer is not made
@@ -121,18 +125,20 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	// Build evenly on monopolies, most valuable group first.
 	owned := v.OwnedMask(me)
 	best, bestCost := -1, 0
-	for m := owned; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		s := &r.Squares[sq]
-		if s.Kind != monopoly.KindStreet {
+	for gi := range r.Groups {
+		g := &r.Groups[gi]
+		if owned&g.Mask != g.Mask || g.HouseCost <= bestCost || cash-g.HouseCost < b.P.BuildReserve {
 			continue
 		}
-		cost := r.Groups[s.Group].HouseCost
-		if cost <= bestCost || cash-cost < b.P.Reserve {
-			continue
+		// Even building: only a street with the fewest buildings may take one.
+		low, lowH := -1, 6
+		for _, sq := range g.Squares {
+			if h := v.Houses(sq); h < lowH {
+				low, lowH = sq, h
+			}
 		}
-		if v.CanBuild(sq) {
-			best, bestCost = sq, cost
+		if v.CanBuild(low) {
+			best, bestCost = low, g.HouseCost
 		}
 	}
 	if best >= 0 {
@@ -195,7 +201,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 	owned := v.OwnedMask(me)
 	for gi := range r.Groups {
 		g := &r.Groups[gi]
-		mask := r.GroupMask(g.Squares[0])
+		mask := g.Mask
 		mine := owned & mask
 		if bits.OnesCount64(mine) != len(g.Squares)-1 {
 			continue

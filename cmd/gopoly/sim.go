@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gopoly/gopoly/arena"
+)
+
+func init() {
+	var (
+		games, players, maxRounds, workers int
+		bots, rulesPath                    string
+		seed                               uint64
+		asJSON                             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "Simulate many bot-only games on all cores",
+		Long: `Plays many bot-only games in parallel and reports speed, game length and
+wins per seat with 95% confidence intervals. Game i uses a seed derived
+from --seed and i, so the results do not depend on --workers.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rules, err := loadRules(rulesPath, maxRounds)
+			if err != nil {
+				return err
+			}
+			c := arena.Config{Rules: rules, Players: players, Bots: strings.Split(bots, ","), Seed: seed, Games: games, Workers: workers}
+			if err := c.Validate(); err != nil {
+				return usageErr(err)
+			}
+			if c.Workers <= 0 {
+				c.Workers = runtime.GOMAXPROCS(0)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			bar := newProgress(games, "simulating")
+			var tick func()
+			if bar != nil {
+				tick = func() { bar.Add(1) }
+			}
+			cpu0, t0 := cpuTime(), time.Now()
+			results, err := arena.Simulate(ctx, c, tick)
+			wall, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
+			if bar != nil {
+				bar.Finish()
+			}
+			if err != nil && !errors.Is(err, context.Canceled) {
+				return err
+			}
+			s := arena.Summarize(c, results)
+			s.Seconds, s.CPUSeconds, s.Workers = wall, cpu, c.Workers
+			if wall > 0 {
+				s.GamesPerS = float64(s.Games) / wall
+			}
+			if cpu > 0 {
+				s.GamesPerCS = float64(s.Games) / cpu
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(s)
+			}
+			printSummary(cmd, s, rules.MaxRounds)
+			if err != nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "interrupted: %d of %d games played\n", s.Games, games)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&games, "games", 10000, "number of games")
+	f.IntVar(&players, "players", 4, "players per game (2-8)")
+	f.StringVar(&bots, "bots", "baseline", "comma-separated bots per seat, repeated if fewer than the players")
+	f.Uint64Var(&seed, "seed", 1, "run seed")
+	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
+	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
+	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object")
+	rootCmd.AddCommand(cmd)
+}
+
+func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "games        %d (%d finished, %d at the %d-round limit, %d tied)\n", s.Games, s.Finished, s.Capped, maxRounds, s.Ties)
+	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers\n", s.Seconds, s.CPUSeconds, s.Workers)
+	fmt.Fprintf(w, "speed        %.0f games/s, %.0f games per CPU-second\n", s.GamesPerS, s.GamesPerCS)
+	fmt.Fprintf(w, "rolls        %d (%.0f per game)\n", s.Rolls, float64(s.Rolls)/max(1, float64(s.Games)))
+	fmt.Fprintf(w, "rounds       mean %.1f, median %.1f\n", s.RoundsMean, s.RoundsMed)
+	fmt.Fprintf(w, "\n%-6s %-12s %8s %8s   %s\n", "seat", "bot", "wins", "rate", "95% CI")
+	for _, sw := range s.WinRates {
+		fmt.Fprintf(w, "%-6d %-12s %8d %7.1f%%   [%.1f%%, %.1f%%]\n", sw.Seat, sw.Bot, sw.Wins, 100*sw.Rate, 100*sw.CI95[0], 100*sw.CI95[1])
+	}
+	if len(s.ByBot) > 1 {
+		names := make([]string, 0, len(s.ByBot))
+		for n := range s.ByBot {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(w, "\n%-12s %6s %8s %12s   %s\n", "bot", "seats", "wins", "per seat", "95% CI")
+		for _, n := range names {
+			b := s.ByBot[n]
+			fmt.Fprintf(w, "%-12s %6d %8d %11.1f%%   [%.1f%%, %.1f%%]\n", n, b.Seats, b.Wins, 100*b.Rate, 100*b.CI95[0], 100*b.CI95[1])
+		}
+	}
+}
