@@ -55,7 +55,6 @@ type taskJSON struct {
 	To      int8     `json:"to"`
 	Reason  Reason   `json:"reason"`
 	RentMul int8     `json:"rent_mul"`
-	Dice    int8     `json:"dice"`
 	Amount  int32    `json:"amount"`
 }
 
@@ -80,7 +79,7 @@ func (g *Game) MarshalJSON() ([]byte, error) {
 		Over: g.over, Capped: g.capped, Winner: g.winner, BankNet: g.bankNet, Money0: g.money0, Rolls: g.rolls,
 	}
 	for _, t := range g.tasks[:g.nt] {
-		j.Tasks = append(j.Tasks, taskJSON{t.kind, t.player, t.sq, t.deck, t.card, t.pc, t.to, t.reason, t.rentMul, t.dice, t.amount})
+		j.Tasks = append(j.Tasks, taskJSON{t.kind, t.player, t.sq, t.deck, t.card, t.pc, t.to, t.reason, t.rentMul, t.amount})
 	}
 	if g.script != nil {
 		j.Scripted, j.Dice, j.DicePos = true, g.script.dice, g.script.pos
@@ -169,7 +168,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
 	for i, t := range j.Tasks {
-		if t.Kind < taskLand || t.Kind > taskGameOver || int(t.Player) < 0 || int(t.Player) >= n ||
+		if t.Kind < taskOps || t.Kind > taskGameOver || int(t.Player) < 0 || int(t.Player) >= n ||
 			int(t.Square) < 0 || int(t.Square) >= nsq {
 			return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid task")
 		}
@@ -180,7 +179,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 				return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid program position")
 			}
 		}
-		g.tasks[i] = task{t.Kind, t.Player, t.Square, t.Deck, t.Card, t.PC, t.To, t.Reason, t.RentMul, t.Dice, t.Amount}
+		g.tasks[i] = task{t.Kind, t.Player, t.Square, t.Deck, t.Card, t.PC, t.To, t.Reason, t.RentMul, t.Amount}
 	}
 	g.nt = int8(len(j.Tasks))
 	if g.pk != DecisionNone && g.pk != DecisionManage && g.pk != DecisionJail && g.nt == 0 {

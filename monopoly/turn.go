@@ -11,8 +11,7 @@ const maxTasks = 48
 type taskKind uint8
 
 const (
-	taskLand              taskKind = iota + 1 // resolve the square player stands on
-	taskOps                                   // run a DSL program from pc
+	taskOps               taskKind = iota + 1 // run a DSL program from pc
 	taskPay                                   // player owes amount to creditor
 	taskBuy                                   // player may buy sq
 	taskAuction                               // auction of sq, calls starting at player
@@ -33,8 +32,7 @@ type task struct {
 	pc      int8
 	to      int8 // taskPay: creditor
 	reason  Reason
-	rentMul int8 // taskLand: rent multiplier; taskDiceRent: dice multiplier
-	dice    int8 // taskLand: fresh-dice multiplier (RENT DICE)
+	rentMul int8 // taskDiceRent: dice multiplier
 	amount  int32
 }
 
@@ -86,10 +84,6 @@ func (g *Game) advance() {
 // decision (or for dice).
 func (g *Game) runTask(t *task) bool {
 	switch t.kind {
-	case taskLand:
-		tt := *t
-		g.pop()
-		g.land(tt)
 	case taskOps:
 		g.runOp(t)
 	case taskPay:
@@ -282,7 +276,7 @@ func (g *Game) moveBy(p int8, steps int) {
 	if steps > 0 && from+steps >= n {
 		g.paySalary(p)
 	}
-	g.push(task{kind: taskLand, player: p})
+	g.land(p, 0, 0)
 }
 
 // advanceTo moves p forward to target (a card's "Advance to"), paying the
@@ -295,7 +289,7 @@ func (g *Game) advanceTo(p int8, target int, rentMul, diceMul int) {
 	if target == 0 || target < from {
 		g.paySalary(p)
 	}
-	g.push(task{kind: taskLand, player: p, rentMul: int8(rentMul), dice: int8(diceMul)})
+	g.land(p, rentMul, diceMul)
 }
 
 func (g *Game) paySalary(p int8) {
@@ -303,9 +297,10 @@ func (g *Game) paySalary(p int8) {
 	g.emit(Event{Kind: EvSalary, Player: p, Amount: int32(g.rules.GoSalary)})
 }
 
-// land resolves the square a player has reached (7.3).
-func (g *Game) land(t task) {
-	pl := t.player
+// land resolves the square a player has reached (7.3), with a card's rent
+// multiplier or fresh-dice multiplier (0: none). Whatever needs a decision
+// or more steps goes on the task stack.
+func (g *Game) land(pl int8, rentMul, diceMul int) {
 	sq := int(g.p[pl].Pos)
 	s := &g.rules.Squares[sq]
 	switch s.Kind {
@@ -318,13 +313,18 @@ func (g *Game) land(t task) {
 		if o == pl || g.Mortgaged(sq) {
 			return // no rent on one's own or a mortgaged property (8.4)
 		}
-		if t.dice > 0 {
-			g.push(task{kind: taskDiceRent, player: pl, sq: int8(sq), rentMul: t.dice})
+		if diceMul > 0 {
+			g.push(task{kind: taskDiceRent, player: pl, sq: int8(sq), rentMul: int8(diceMul)})
 			return
 		}
 		rent := g.Rent(sq, int(g.lastRoll[0])+int(g.lastRoll[1]))
-		if t.rentMul > 0 {
-			rent *= int(t.rentMul)
+		if rentMul > 0 {
+			rent *= rentMul
+		}
+		if int(g.p[pl].Cash) >= rent {
+			g.transfer(pl, o, rent)
+			g.emit(Event{Kind: EvRent, Player: pl, Other: o, Square: int8(sq), Amount: int32(rent), Reason: ReasonRent})
+			return
 		}
 		g.push(task{kind: taskPay, player: pl, to: o, sq: int8(sq), reason: ReasonRent, amount: int32(rent)})
 	case KindAction:

@@ -21,7 +21,7 @@ type Params struct {
 // DefaultParams are the baseline player's parameters.
 func DefaultParams() Params {
 	return Params{
-		Reserve:          200,
+		Reserve:          60,
 		BuildReserve:     100,
 		CompleteReserve:  50,
 		BidCompletes:     1.6,
