@@ -25,6 +25,7 @@ const (
 
 var jailPolicyNames = [...]string{"leave", "stay"}
 
+// String returns the policy's name, as ParseJailPolicy reads it.
 func (p JailPolicy) String() string {
 	if int(p) < len(jailPolicyNames) {
 		return jailPolicyNames[p]

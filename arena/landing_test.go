@@ -65,6 +65,7 @@ func TestLandingKnownFigures(t *testing.T) {
 			illinois = i
 		}
 	}
+	t.Logf("Illinois %.3f%%, in jail %.3f%%, just visiting %.3f%%", 100*res.Probability(illinois), 100*res.InJailProbability(), 100*res.Probability(r.JailSquare))
 	if p := res.Probability(goToJail); p != 0 {
 		t.Errorf("Go To Jail: probability %v, want 0", p)
 	}

@@ -44,13 +44,14 @@ const (
 	EvBankrupt                    // P went bankrupt to O (Bank: the bank)
 	EvPropertyTransfer            // S passed from bankrupt P to O (Bank: the bank)
 	EvGameOver                    // P won (-1: a tie); Flag: at the round limit, A: net worth
+	EvDebt                        // P owes A to O (for Reason) and must raise cash
 )
 
 var eventNames = [...]string{"none", "turn_start", "roll", "move", "salary", "roll_resolved", "buy", "decline",
 	"auction_start", "bid", "drop_out", "auction_won", "auction_unsold", "rent", "pay", "card", "go_to_jail",
 	"stay_in_jail", "leave_jail", "use_jail_card", "build", "sell_building", "mortgage", "unmortgage",
 	"trade_proposed", "trade_accepted", "trade_rejected", "mortgaged_transfer", "bankrupt",
-	"property_transfer", "game_over"}
+	"property_transfer", "game_over", "debt"}
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -191,6 +192,8 @@ func (r *Rules) Describe(e Event, names []string) string {
 		return fmt.Sprintf("%s is bankrupt to %s", P, O)
 	case EvPropertyTransfer:
 		return fmt.Sprintf("%s passes from %s to %s", S, P, O)
+	case EvDebt:
+		return fmt.Sprintf("%s owes $%d to %s (%s) and must raise cash", P, e.Amount, O, e.Reason)
 	case EvGameOver:
 		if e.Player < 0 {
 			return "the game ends in a tie"

@@ -81,6 +81,10 @@ func (g *Game) runPay(t *task) bool {
 	}
 	amt := g.owed(t)
 	if int(g.p[from].Cash) < amt {
+		if t.pc == 0 { // announce the debt once, not at every sale
+			t.pc = 1
+			g.emit(Event{Kind: EvDebt, Player: from, Other: g.creditor(), Square: t.sq, Amount: int32(amt), Reason: t.reason})
+		}
 		g.pk, g.pp = DecisionRaiseCash, from
 		return false
 	}

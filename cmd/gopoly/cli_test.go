@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// cliRun runs the built binary and returns its stdout, stderr and exit
+// code.
+func cliRun(t *testing.T, bin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return out.String(), errOut.String(), ee.ExitCode()
+	case err != nil:
+		t.Fatalf("%v: %v", args, err)
+	}
+	return out.String(), errOut.String(), 0
+}
+
+// cliKeys returns the keys of a JSON object, sorted.
+func cliKeys(t *testing.T, raw []byte) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("%v: %s", err, raw)
+	}
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// TestCLI builds the binary once and runs play and landing as a user
+// would.
+func TestCLI(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the binary with")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "gopoly")
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	t.Run("play", func(t *testing.T) {
+		out, stderr, code := cliRun(t, bin, "play", "--seed", "7")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for _, want := range []string{"── Round 1 ", "Final standings", "Winner: "} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no %q in the output", want)
+			}
+		}
+		if strings.Contains(out, "\x1b[") {
+			t.Error("colour codes in output to a pipe")
+		}
+		ranks := regexp.MustCompile(`(?m)^ +[1-4]  (Ann|Bob|Cat|Dan) +baseline `).FindAllString(out, -1)
+		if len(ranks) != 4 {
+			t.Errorf("standings rows: %q", ranks)
+		}
+		again, _, _ := cliRun(t, bin, "play", "--seed", "7")
+		if again != out {
+			t.Error("the same seed played a different game")
+		}
+		other, _, _ := cliRun(t, bin, "play", "--seed", "8")
+		if other == out {
+			t.Error("seeds 7 and 8 played the same game")
+		}
+	})
+
+	t.Run("play-json", func(t *testing.T) {
+		out, stderr, code := cliRun(t, bin, "play", "--seed", "3", "--json", "--players", "3", "--bots", "baseline,random")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		kinds := map[string]int{}
+		for _, l := range lines[:len(lines)-1] {
+			var e struct {
+				Kind string `json:"kind"`
+				Text string `json:"text"`
+			}
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
+				t.Fatalf("%v: %s", err, l)
+			}
+			kinds[e.Kind]++
+		}
+		for _, k := range []string{"turn_start", "roll", "move", "roll_resolved", "game_over"} {
+			if kinds[k] == 0 {
+				t.Errorf("no %s event (%v)", k, kinds)
+			}
+		}
+		var st playStandings
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Kind != "standings" || len(st.Players) != 3 || st.Seed != 3 {
+			t.Fatalf("standings %+v", st)
+		}
+		winners := 0
+		for i, p := range st.Players {
+			if p.Rank != i+1 {
+				t.Errorf("rank %d at position %d", p.Rank, i)
+			}
+			if p.Winner {
+				winners++
+				if p.Seat != st.Winner || i != 0 {
+					t.Errorf("winner seat %d ranked %d; standings say %d", p.Seat, p.Rank, st.Winner)
+				}
+			}
+		}
+		if winners != 1 {
+			t.Errorf("%d winners", winners)
+		}
+	})
+
+	t.Run("landing-json", func(t *testing.T) {
+		out, stderr, code := cliRun(t, bin, "landing", "--rolls", "200000", "--jail", "stay", "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if ks := cliKeys(t, []byte(out)); !slices.Equal(ks, []string{"in_jail", "jail", "rolls", "squares"}) {
+			t.Fatalf("keys %v", ks)
+		}
+		var res struct {
+			Rolls   int64             `json:"rolls"`
+			Jail    string            `json:"jail"`
+			Squares []json.RawMessage `json:"squares"`
+			InJail  float64           `json:"in_jail"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Rolls != 200000 || res.Jail != "stay" || len(res.Squares) != 40 {
+			t.Fatalf("rolls %d, jail %q, %d squares", res.Rolls, res.Jail, len(res.Squares))
+		}
+		sum := res.InJail
+		for i, raw := range res.Squares {
+			if ks := cliKeys(t, raw); !slices.Equal(ks, []string{"index", "name", "probability"}) {
+				t.Fatalf("square keys %v", ks)
+			}
+			var sq landingSquare
+			json.Unmarshal(raw, &sq)
+			if sq.Index != i || sq.Name != monopoly.DefaultRules().Squares[i].Name {
+				t.Errorf("square %d: %+v", i, sq)
+			}
+			sum += sq.Probability
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Errorf("probabilities sum to %v", sum)
+		}
+		// Rolling for doubles keeps players in jail for up to three rolls.
+		if res.InJail < 0.08 {
+			t.Errorf("in jail %v with --jail stay", res.InJail)
+		}
+	})
+
+	t.Run("landing-text", func(t *testing.T) {
+		out, stderr, code := cliRun(t, bin, "landing", "--rolls", "100000")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		sc := bufio.NewScanner(strings.NewReader(out))
+		idx := -1
+		for sc.Scan() {
+			var n int
+			var rest string
+			if _, err := fmt.Sscan(sc.Text(), &n, &rest); err == nil && n == idx+1 && idx < 39 {
+				idx = n
+			}
+		}
+		if idx != 39 {
+			t.Errorf("the table by board index stops at %d", idx)
+		}
+		for _, want := range []string{"In Jail", "jail corner", "top 10", "10. "} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no %q in the output", want)
+			}
+		}
+	})
+
+	t.Run("landing-plot", func(t *testing.T) {
+		pngPath := filepath.Join(dir, "board.png")
+		if _, stderr, code := cliRun(t, bin, "landing", "--rolls", "50000", "--plot", pngPath); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		f, err := os.Open(pngPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := img.Bounds(); b.Dx() < 800 || b.Dx() != b.Dy() {
+			t.Errorf("image %v", b)
+		}
+		svgPath := filepath.Join(dir, "board.svg")
+		if _, stderr, code := cliRun(t, bin, "landing", "--rolls", "50000", "--plot", svgPath, "--json"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		svg, err := os.ReadFile(svgPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("Illinois")) {
+			t.Errorf("not a board SVG: %.200s", svg)
+		}
+	})
+
+	t.Run("bad-input", func(t *testing.T) {
+		txt := filepath.Join(dir, "x.txt")
+		for _, args := range [][]string{
+			{"landing", "--rolls", "1000", "--jail", "pay"},
+			{"landing", "--rolls", "1000", "--plot", txt},
+			{"landing", "--rolls", "0"},
+			{"play", "--bots", "nobody"},
+			{"play", "--players", "9"},
+		} {
+			_, stderr, code := cliRun(t, bin, args...)
+			if code != 2 {
+				t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
+			}
+			if !strings.HasPrefix(stderr, "gopoly: ") {
+				t.Errorf("%v: stderr %q", args, stderr)
+			}
+		}
+		if _, err := os.Stat(txt); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the refused plot file exists: %v", err)
+		}
+	})
+}
+
+// TestPlayColor: with colour on, the log is the plain log with ANSI
+// styles added, and players and money are styled.
+func TestPlayColor(t *testing.T) {
+	rules, err := loadRules("", 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := []string{"baseline", "baseline", "baseline"}
+	render := func(color bool) string {
+		var b bytes.Buffer
+		log := newTextPlayLog(&b, rules, seats, 11, color)
+		st, err := playGame(rules, seats, 11, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.standings(st)
+		return b.String()
+	}
+	plain, colored := render(false), render(true)
+	for _, want := range []string{seatColors[0] + "Ann" + ansiReset, seatColors[2] + "Cat" + ansiReset, ansiMoney + "$"} {
+		if !strings.Contains(colored, want) {
+			t.Errorf("no %q in the coloured log", want)
+		}
+	}
+	stripped := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(colored, "")
+	if stripped != plain {
+		t.Error("the coloured log says something else than the plain one")
+	}
+	if strings.Contains(plain, "\x1b") {
+		t.Error("escape codes in the plain log")
+	}
+}

@@ -1,0 +1,466 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+func init() {
+	var (
+		players, maxRounds int
+		bots, rulesPath    string
+		seed               uint64
+		asJSON             bool
+	)
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Play one Monopoly game between bots and show it move by move",
+		Long: `Plays one game between bots and prints what happens, turn by turn with a
+header for each round: rolls, moves, purchases, auctions, rents, cards,
+buildings, trades and bankruptcies, then the final standings and the
+winner. Players and money are coloured when stdout is a terminal and
+NO_COLOR is not set.
+
+The same --seed plays the same game. --json prints the events as JSON
+lines instead, then one standings object (kind "standings").`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rules, err := loadRules(rulesPath, maxRounds)
+			if err != nil {
+				return err
+			}
+			if players < 2 || players > monopoly.MaxPlayers {
+				return usageErr(fmt.Errorf("play: %d players; the game takes 2 to %d", players, monopoly.MaxPlayers))
+			}
+			names := strings.Split(bots, ",")
+			seats := make([]string, players)
+			for i := range seats {
+				seats[i] = strings.TrimSpace(names[i%len(names)])
+				if !agent.Known(seats[i]) {
+					_, err := agent.New(seats[i], i, 0)
+					return usageErr(err)
+				}
+			}
+			out := bufio.NewWriter(cmd.OutOrStdout())
+			defer out.Flush()
+			var log playLog
+			if asJSON {
+				log = &jsonPlayLog{w: out, rules: rules, names: seatNames[:players]}
+			} else {
+				log = newTextPlayLog(out, rules, seats, seed, useColor(cmd.OutOrStdout()))
+			}
+			st, err := playGame(rules, seats, seed, log)
+			if err != nil {
+				return err
+			}
+			log.standings(st)
+			return out.Flush()
+		},
+	}
+	f := cmd.Flags()
+	f.Uint64Var(&seed, "seed", 1, "game seed: the same seed plays the same game")
+	f.StringVar(&bots, "bots", "baseline", "comma-separated bots per seat, repeated if fewer than the players")
+	f.IntVar(&players, "players", 4, "players (2-8)")
+	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
+	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
+	f.BoolVar(&asJSON, "json", false, "print the events as JSON lines and the standings as a final JSON object")
+	rootCmd.AddCommand(cmd)
+}
+
+// useColor reports whether output to w may carry ANSI colours: a
+// terminal, and no NO_COLOR (https://no-color.org).
+func useColor(w io.Writer) bool {
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+}
+
+// seatNames are the players' names by seat; short, distinct and easy to
+// follow in a long log.
+var seatNames = [monopoly.MaxPlayers]string{"Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"}
+
+// playLog receives a game as it is played.
+type playLog interface {
+	// events gets the events of one step of g, with the round each
+	// happened in.
+	events(g *monopoly.Game, evs []monopoly.Event, rounds []int)
+	standings(st playStandings)
+}
+
+// playStandings is the end of a game, ranked.
+type playStandings struct {
+	Kind    string        `json:"kind"` // "standings", to tell it from the events in --json
+	Seed    uint64        `json:"seed"`
+	Rounds  int           `json:"rounds"`
+	Turns   int           `json:"turns"`
+	Rolls   int64         `json:"rolls"`
+	Capped  bool          `json:"capped"`
+	Winner  int           `json:"winner"` // seat; -1 for a tie
+	Players []playerStand `json:"players"`
+}
+
+// playerStand is one player's line of the standings.
+type playerStand struct {
+	Rank       int    `json:"rank"`
+	Seat       int    `json:"seat"`
+	Name       string `json:"name"`
+	Bot        string `json:"bot"`
+	Cash       int    `json:"cash"`
+	Properties int    `json:"properties"`
+	Mortgaged  int    `json:"mortgaged"`
+	Houses     int    `json:"houses"`
+	Hotels     int    `json:"hotels"`
+	NetWorth   int    `json:"net_worth"`
+	Bankrupt   bool   `json:"bankrupt"`
+	OutRound   int    `json:"out_round,omitempty"` // the round it went bankrupt in
+	Winner     bool   `json:"winner"`
+}
+
+// playGame plays one game, handing the events to log, and returns the
+// standings.
+func playGame(rules *monopoly.Rules, seats []string, seed uint64, log playLog) (playStandings, error) {
+	g := monopoly.New(rules, len(seats), seed)
+	agents := make([]agent.Agent, len(seats))
+	for s, bot := range seats {
+		a, err := agent.New(bot, s, arena.SeatSeed(seed, s))
+		if err != nil {
+			return playStandings{}, err
+		}
+		agents[s] = a
+	}
+	g.Record(true)
+	outRound := make([]int, len(seats))
+	// The first turn started inside New, before recording was on.
+	round := g.Round()
+	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int32(round)}}
+	log.events(g, first, []int{round})
+	var rounds []int
+	for n := 0; !g.Over(); n++ {
+		if n == arena.MaxDecisions {
+			return playStandings{}, fmt.Errorf("play: game still going after %d decisions", arena.MaxDecisions)
+		}
+		d := g.Pending()
+		if d.Kind == monopoly.DecisionNone {
+			return playStandings{}, fmt.Errorf("play: the game waits for dice")
+		}
+		if err := g.Apply(agents[d.Player].Decide(g.View(d.Player), d)); err != nil {
+			return playStandings{}, fmt.Errorf("play: seat %d (%s): %w", d.Player, seats[d.Player], err)
+		}
+		evs := g.TakeEvents()
+		rounds = rounds[:0]
+		for _, e := range evs {
+			switch e.Kind {
+			case monopoly.EvTurnStart:
+				round = int(e.Amount)
+			case monopoly.EvBankrupt:
+				outRound[e.Player] = round
+			}
+			rounds = append(rounds, round)
+		}
+		log.events(g, evs, rounds)
+	}
+	return standings(g, seats, seed, outRound), nil
+}
+
+// standings ranks the players: the winner, then those still in by net
+// worth, then the bankrupt, the last to go first.
+func standings(g *monopoly.Game, seats []string, seed uint64, outRound []int) playStandings {
+	st := playStandings{Kind: "standings", Seed: seed, Rounds: g.Round(),
+		Turns: g.Turn(), Rolls: g.Rolls(), Capped: g.Capped(), Winner: g.Winner()}
+	if g.Capped() {
+		// The round counter has moved past the limit when the game ends.
+		st.Rounds = g.Rules().MaxRounds
+	}
+	for s, bot := range seats {
+		p := playerStand{Seat: s, Name: seatNames[s], Bot: bot, Cash: g.Cash(s), NetWorth: g.NetWorth(s),
+			Bankrupt: g.Bankrupt(s), OutRound: outRound[s], Winner: g.Winner() == s}
+		for m := g.OwnedMask(s); m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			p.Properties++
+			if g.Mortgaged(sq) {
+				p.Mortgaged++
+			}
+			switch h := g.Houses(sq); h {
+			case 5:
+				p.Hotels++
+			default:
+				p.Houses += h
+			}
+		}
+		st.Players = append(st.Players, p)
+	}
+	slices.SortStableFunc(st.Players, func(a, b playerStand) int {
+		if a.Winner != b.Winner {
+			if a.Winner {
+				return -1
+			}
+			return 1
+		}
+		if a.Bankrupt != b.Bankrupt {
+			if b.Bankrupt {
+				return -1
+			}
+			return 1
+		}
+		if a.Bankrupt {
+			return cmp.Compare(b.OutRound, a.OutRound)
+		}
+		return cmp.Compare(b.NetWorth, a.NetWorth)
+	})
+	for i := range st.Players {
+		st.Players[i].Rank = i + 1
+	}
+	return st
+}
+
+// jsonPlayLog writes each event as a JSON line: the event's own fields
+// (monopoly.Event's JSON) after its sequence number and round, and its
+// English description as "text".
+type jsonPlayLog struct {
+	w     io.Writer
+	names []string
+	rules *monopoly.Rules
+	seq   int
+}
+
+func (l *jsonPlayLog) events(_ *monopoly.Game, evs []monopoly.Event, rounds []int) {
+	for i, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			panic(err) // an Event is plain data: it always marshals
+		}
+		text, _ := json.Marshal(l.rules.Describe(e, l.names))
+		l.seq++
+		fmt.Fprintf(l.w, `{"seq":%d,"round":%d,%s,"text":%s}`+"\n", l.seq, rounds[i], b[1:len(b)-1], text)
+	}
+}
+
+func (l *jsonPlayLog) standings(st playStandings) {
+	b, _ := json.Marshal(st)
+	fmt.Fprintf(l.w, "%s\n", b)
+}
+
+// ANSI styles of the text log.
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiDim   = "\x1b[2m"
+	ansiMoney = "\x1b[1;32m"
+)
+
+// seatColors are the players' colours; green is kept for money.
+var seatColors = [monopoly.MaxPlayers]string{"\x1b[1;31m", "\x1b[1;34m", "\x1b[1;35m", "\x1b[1;36m",
+	"\x1b[1;33m", "\x1b[1;91m", "\x1b[1;94m", "\x1b[1;95m"}
+
+var moneyRE = regexp.MustCompile(`\$[0-9]+`)
+
+// textPlayLog writes the readable log: a header per round, a line per
+// turn, and the turn's events indented below it, with the acting player's
+// name left out of its own lines.
+type textPlayLog struct {
+	w     io.Writer
+	rules *monopoly.Rules
+	seats []string
+	names []string // as printed, coloured when colour is on
+	color bool
+	round int
+	roll  string // a roll waiting for the move it causes, to share its line
+	cur   int8
+}
+
+func newTextPlayLog(w io.Writer, rules *monopoly.Rules, seats []string, seed uint64, color bool) *textPlayLog {
+	l := &textPlayLog{w: w, rules: rules, seats: seats, color: color}
+	for s := range seats {
+		l.names = append(l.names, l.paint(seatColors[s], seatNames[s]))
+	}
+	fmt.Fprintf(w, "%s\n", l.paint(ansiBold, fmt.Sprintf("Monopoly: %d players, seed %d, %s", len(seats), seed, playLimit(rules))))
+	for s, bot := range seats {
+		fmt.Fprintf(w, "  seat %d  %s (%s)\n", s+1, l.names[s], bot)
+	}
+	return l
+}
+
+func playLimit(rules *monopoly.Rules) string {
+	if rules.MaxRounds > 0 {
+		return fmt.Sprintf("round limit %d", rules.MaxRounds)
+	}
+	return "no round limit"
+}
+
+func (l *textPlayLog) paint(style, s string) string {
+	if !l.color {
+		return s
+	}
+	return style + s + ansiReset
+}
+
+func (l *textPlayLog) money(amount int) string {
+	return l.paint(ansiMoney, fmt.Sprintf("$%d", amount))
+}
+
+// line writes one event line of the current turn.
+func (l *textPlayLog) line(s string) {
+	if l.color {
+		s = moneyRE.ReplaceAllStringFunc(s, func(m string) string { return ansiMoney + m + ansiReset })
+	}
+	fmt.Fprintf(l.w, "    %s\n", s)
+}
+
+func (l *textPlayLog) flushRoll() {
+	if l.roll != "" {
+		l.line(l.roll)
+		l.roll = ""
+	}
+}
+
+// sentence describes e, without the acting player's name when it is the
+// current player's own doing.
+func (l *textPlayLog) sentence(e monopoly.Event) string {
+	s := l.rules.Describe(e, l.names)
+	if e.Player == l.cur {
+		s = strings.TrimPrefix(s, l.names[l.cur]+" ")
+	}
+	return s
+}
+
+func (l *textPlayLog) events(g *monopoly.Game, evs []monopoly.Event, rounds []int) {
+	for i, e := range evs {
+		l.event(g, e, rounds[i])
+	}
+	l.flushRoll()
+}
+
+func (l *textPlayLog) event(g *monopoly.Game, e monopoly.Event, round int) {
+	switch e.Kind {
+	case monopoly.EvMove:
+		to := l.rules.Squares[e.Square].Name
+		if l.roll != "" {
+			l.line(l.roll + " → " + to)
+			l.roll = ""
+			return
+		}
+		l.line(l.sentence(e))
+		return
+	case monopoly.EvStayInJail:
+		if l.roll != "" {
+			l.line(fmt.Sprintf("%s: stays in jail (failed attempt %d)", l.roll, e.Amount))
+			l.roll = ""
+			return
+		}
+	case monopoly.EvLeaveJail:
+		if l.roll != "" {
+			// Doubles in jail: the move that follows shares the line.
+			l.roll += ", leaves jail"
+			return
+		}
+	case monopoly.EvGoToJail:
+		if l.roll != "" && e.Player == l.cur {
+			// Jail straight after a roll, without a move: a third doubles.
+			l.line(l.roll + ": third doubles, goes to jail")
+			l.roll = ""
+			return
+		}
+	}
+	l.flushRoll()
+	switch e.Kind {
+	case monopoly.EvTurnStart:
+		l.cur = e.Player
+		if round != l.round {
+			l.round = round
+			l.roundHeader()
+		}
+		// A turn starts at the end of a step, so the game stands where
+		// the turn begins.
+		p := int(e.Player)
+		where := l.rules.Squares[g.Position(p)].Name
+		if g.InJail(p) {
+			where = "in jail"
+		} else {
+			where = "on " + where
+		}
+		fmt.Fprintf(l.w, "  %s  %s  %s\n", l.names[p], l.money(g.Cash(p)), where)
+	case monopoly.EvRoll:
+		d1, d2 := int(e.Dice[0]), int(e.Dice[1])
+		l.roll = fmt.Sprintf("rolls %d + %d = %d", d1, d2, d1+d2)
+		if d1 == d2 {
+			l.roll += " (doubles)"
+		}
+		if e.Player != l.cur {
+			l.roll = l.names[e.Player] + " " + l.roll
+		}
+	case monopoly.EvRollResolved:
+		// The move and jail lines already say where the roll ended.
+	case monopoly.EvGameOver:
+		// The standings say it.
+	case monopoly.EvBankrupt:
+		l.line(l.paint(ansiBold, l.sentence(e)))
+	default:
+		l.line(l.sentence(e))
+	}
+}
+
+func (l *textPlayLog) roundHeader() {
+	title := fmt.Sprintf("── Round %d ", l.round)
+	fmt.Fprintf(l.w, "\n%s\n", l.paint(ansiBold, title+strings.Repeat("─", max(0, 60-len([]rune(title))))))
+}
+
+func (l *textPlayLog) standings(st playStandings) {
+	l.flushRoll()
+	w := l.w
+	fmt.Fprintf(w, "\n%s\n", l.paint(ansiBold, "── Final standings "+strings.Repeat("─", 41)))
+	fmt.Fprintf(w, "%4s  %-6s %-10s %8s %8s %13s %10s  %s\n", "rank", "player", "bot", "cash", "props", "houses/hotels", "net worth", "status")
+	for _, p := range st.Players {
+		status := ""
+		switch {
+		case p.Winner:
+			status = "winner"
+		case p.Bankrupt:
+			status = fmt.Sprintf("bankrupt in round %d", p.OutRound)
+		}
+		props := fmt.Sprint(p.Properties)
+		if p.Mortgaged > 0 {
+			props += fmt.Sprintf(" (%dm)", p.Mortgaged)
+		}
+		// Pad before colouring: escape codes would upset the widths.
+		name := l.paint(seatColors[p.Seat], fmt.Sprintf("%-6s", p.Name))
+		cash := l.paint(ansiMoney, fmt.Sprintf("%8s", fmt.Sprintf("$%d", p.Cash)))
+		worth := l.paint(ansiMoney, fmt.Sprintf("%10s", fmt.Sprintf("$%d", p.NetWorth)))
+		if p.Winner {
+			status = l.paint(ansiBold, status)
+		}
+		row := fmt.Sprintf("%4d  %s %-10s %s %8s %13s %s  %s", p.Rank, name, p.Bot, cash, props,
+			fmt.Sprintf("%d/%d", p.Houses, p.Hotels), worth, status)
+		fmt.Fprintln(w, strings.TrimRight(row, " "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, l.winnerLine(st))
+}
+
+func (l *textPlayLog) winnerLine(st playStandings) string {
+	summary := fmt.Sprintf("%d rounds, %d turns, %d rolls", st.Rounds, st.Turns, st.Rolls)
+	if st.Winner < 0 {
+		return l.paint(ansiBold, fmt.Sprintf("No winner: a tie on net worth at the %d-round limit", st.Rounds)) + " (" + summary + ")"
+	}
+	who := fmt.Sprintf("%s (%s)", l.names[st.Winner], l.seats[st.Winner])
+	how := "the last player standing"
+	if st.Capped {
+		for _, p := range st.Players {
+			if p.Winner {
+				how = fmt.Sprintf("the richest at the round limit, net worth %s", l.money(p.NetWorth))
+			}
+		}
+	}
+	return l.paint(ansiBold, "Winner: ") + who + ", " + how + " (" + summary + ")"
+}

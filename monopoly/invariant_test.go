@@ -1,0 +1,206 @@
+package monopoly_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// maxGameSteps bounds one test game: agents that never let a game end
+// are a bug to report, not to wait for.
+const maxGameSteps = 200_000
+
+// playChecked plays one game with the given agents, checking every
+// action; between the agents' actions it tries certainly illegal actions
+// and arbitrary ones on copies. It returns the checker.
+func playChecked(t *testing.T, r *monopoly.Rules, players int, seed uint64, kinds []string) *checker {
+	t.Helper()
+	g := monopoly.New(r, players, seed)
+	g.Record(true)
+	g.TakeEvents()
+	c := newChecker(g)
+	if err := checkState(g); err != nil {
+		t.Fatalf("seed %d: at the start: %v", seed, err)
+	}
+	as := seatAgents(kinds, players, seed)
+	rng := newRNG(seed)
+	s := rngSrc{rng}
+	for !g.Over() {
+		if c.steps > maxGameSteps {
+			t.Fatalf("seed %d: game not over after %d actions", seed, c.steps)
+		}
+		if rng.IntN(3) == 0 {
+			if a, why, ok := illegalAction(s, g); ok {
+				if err := c.tryIllegal(g, a, why); err != nil {
+					t.Fatalf("seed %d, step %d: %v", seed, c.steps, err)
+				}
+			}
+			if _, err := c.tryOn(g.Clone(), arbitraryAction(s, g, false)); err != nil {
+				t.Fatalf("seed %d, step %d (arbitrary action on a copy): %v", seed, c.steps, err)
+			}
+		}
+		a := decide(g, as)
+		applied, err := c.try(g, a)
+		if err != nil {
+			t.Fatalf("seed %d, step %d: %v", seed, c.steps, err)
+		}
+		if !applied {
+			t.Fatalf("seed %d, step %d: the agent's action %s was refused: %v", seed, c.steps, showAction(a), g.Check(a))
+		}
+	}
+	// Once over, every action is refused with ErrGameOver.
+	if err := c.tryIllegal(g, monopoly.Action{Kind: monopoly.ActContinue, Player: g.Current()}, "game over"); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	return c
+}
+
+// seatMixes are the agent line-ups, repeated around the table.
+var seatMixes = [][]string{
+	{"random"},
+	{"baseline", "random"},
+	{"chaos", "baseline"},
+	{"random", "chaos", "baseline"},
+	{"chaos"},
+}
+
+// TestInvariants plays random, chaos and baseline games of 2 to 6 players
+// under every rule variant, checking after every action that money is
+// conserved and moves as the events say, that 32 houses and 12 hotels
+// are conserved, that ownership, buildings, jail cards and the pending
+// decision are consistent, and that illegal actions change nothing.
+func TestInvariants(t *testing.T) {
+	const minActions = 100_000
+	total, refused, shortage, rents := 0, 0, 0, 0
+	seen := map[monopoly.EventKind]int{}
+	seed := uint64(0)
+	for vi, v := range variants {
+		r := rulesWith(t, v.yaml+"\nmax_rounds: 300")
+		for game := range 10 {
+			players := 2 + game%5
+			seed++
+			mix := seatMixes[(vi+game)%len(seatMixes)]
+			name := fmt.Sprintf("%s/%dp/seed%d", v.name, players, seed)
+			t.Run(name, func(t *testing.T) {
+				c := playChecked(t, r, players, seed, mix)
+				total += c.steps
+				refused += c.refused
+				shortage += c.shortage
+				rents += c.rentSeen
+				for k, n := range c.events {
+					seen[k] += n
+				}
+			})
+		}
+	}
+	t.Logf("%d actions checked, %d refused, %d rents against the tables, %d hotel sales in a shortage, %d games",
+		total, refused, rents, shortage, seen[monopoly.EvGameOver])
+	if t.Failed() {
+		return
+	}
+	if total < minActions {
+		t.Errorf("only %d actions checked, want at least %d", total, minActions)
+	}
+	if refused < total/10 {
+		t.Errorf("only %d refused actions tried for %d actions", refused, total)
+	}
+	// The games must reach every corner the checks are about.
+	for _, k := range []monopoly.EventKind{
+		monopoly.EvBuy, monopoly.EvAuctionWon, monopoly.EvAuctionUnsold, monopoly.EvRent, monopoly.EvBuild,
+		monopoly.EvSellBuilding, monopoly.EvMortgage, monopoly.EvUnmortgage, monopoly.EvTradeAccepted,
+		monopoly.EvTradeRejected, monopoly.EvMortgagedTransfer, monopoly.EvBankrupt, monopoly.EvPropertyTransfer,
+		monopoly.EvUseJailCard, monopoly.EvGoToJail, monopoly.EvStayInJail, monopoly.EvCard, monopoly.EvSalary,
+	} {
+		if seen[k] == 0 {
+			t.Errorf("no %s event in %d actions: the games miss part of the rules", k, total)
+		}
+	}
+	if shortage == 0 {
+		t.Errorf("no hotel sold in a housing shortage (8.2) in %d actions", total)
+	}
+	if rents == 0 {
+		t.Errorf("no rent checked against the tables")
+	}
+}
+
+// TestCheckerDetects shows that the checks can fail: positions and event
+// logs that break a rule are reported.
+func TestCheckerDetects(t *testing.T) {
+	r := monopoly.DefaultRules()
+	setup := func(props []monopoly.PropertySetup, houses int) *monopoly.Game {
+		s := monopoly.Setup{HouseSupply: houses, HotelSupply: -1, Seed: 1, Properties: props}
+		for range 3 {
+			s.Players = append(s.Players, monopoly.PlayerSetup{Cash: 1500})
+		}
+		g, err := monopoly.NewFromSetup(r, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	brown := func(h1, h3 int) []monopoly.PropertySetup {
+		return []monopoly.PropertySetup{{Square: 1, Owner: 0, Houses: h1}, {Square: 3, Owner: 0, Houses: h3}}
+	}
+	t.Run("house supply", func(t *testing.T) {
+		if err := checkState(setup(brown(1, 1), 29)); err == nil {
+			t.Error("32 houses not conserved but not reported")
+		}
+		if err := checkState(setup(brown(1, 1), -1)); err != nil {
+			t.Errorf("a sound position reported: %v", err)
+		}
+	})
+	t.Run("uneven group", func(t *testing.T) {
+		g := setup(brown(3, 1), -1)
+		c := newChecker(g)
+		if err := c.checkEvenBuilding(g, g, nil); err == nil {
+			t.Error("3-1 on the browns not reported")
+		}
+		grp, _ := groupOf(r, 1)
+		if err := c.checkEvenBuilding(g, g, []int{grp}); err != nil {
+			t.Errorf("unevenness after a shortage sale reported: %v", err)
+		}
+	})
+	t.Run("ledger", func(t *testing.T) {
+		g := monopoly.New(r, 2, 3)
+		g.Record(true)
+		g.TakeEvents()
+		for g.Pending().Kind != monopoly.DecisionBuy && g.Pending().Kind != monopoly.DecisionRaiseCash {
+			pre := g.Clone()
+			a := g.LegalActions(nil)[0]
+			if err := g.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+			evs := append([]monopoly.Event(nil), g.TakeEvents()...)
+			c := newChecker(g)
+			if err := c.checkLedger(pre, g, a, evs); err != nil {
+				t.Fatalf("true events reported: %v", err)
+			}
+			for i, e := range evs {
+				if e.Amount == 0 {
+					continue
+				}
+				bad := append([]monopoly.Event(nil), evs...)
+				bad[i].Amount++
+				if err := c.checkLedger(pre, g, a, bad); err == nil && moves(e.Kind) {
+					t.Errorf("event %s with a wrong amount not reported", e.Kind)
+				}
+			}
+		}
+	})
+}
+
+// moves reports whether an event kind moves money by its Amount.
+func moves(k monopoly.EventKind) bool {
+	switch k {
+	case monopoly.EvSalary, monopoly.EvBuy, monopoly.EvAuctionWon, monopoly.EvBuild, monopoly.EvUnmortgage,
+		monopoly.EvSellBuilding, monopoly.EvMortgage, monopoly.EvRent, monopoly.EvPay:
+		return true
+	}
+	return false
+}
+
+func groupOf(r *monopoly.Rules, sq int) (int, bool) {
+	s := r.Squares[sq]
+	return s.Group, s.Kind == monopoly.KindStreet
+}
