@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gopoly/gopoly/deal"
+)
+
+// dealCmd groups the Monopoly Deal subcommands.
+var dealCmd = &cobra.Command{
+	Use:   "deal",
+	Short: "Two-player Monopoly Deal: train, evaluate and play a CFR agent",
+	Long: `Two-player Monopoly Deal as in the paper "Monopoly Deal: A Benchmark
+Environment for Bounded One-Sided Response Games": a Monte Carlo CFR
+trainer over the intent abstraction, two baselines (random and
+risk-aware), evaluation in both start settings, a terminal game against a
+trained agent, and an engine benchmark.`,
+}
+
+func init() { rootCmd.AddCommand(dealCmd) }
+
+// dealConfig returns the game configuration from --config (a JSON file)
+// or --preset. Problems are bad input.
+func dealConfig(preset, path string) (deal.Config, error) {
+	if path == "" {
+		cfg, err := deal.Preset(preset)
+		if err != nil {
+			return cfg, usageErr(err)
+		}
+		return cfg, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return deal.Config{}, usageErr(fmt.Errorf("deal: %w", err))
+	}
+	var cfg deal.Config
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return cfg, usageErr(fmt.Errorf("deal: config %s: %w", path, err))
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageErr(fmt.Errorf("%w (file %s)", err, path))
+	}
+	return cfg, nil
+}
+
+// dealIsTerminal reports whether w is a terminal.
+func dealIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// dealCPUTime returns the CPU time (user + system) the process has used.
+func dealCPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// dealWriteJSON prints v as indented JSON.
+func dealWriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// dealAgent resolves --policy: a checkpoint file, or one of the names
+// "untrained", "random" and "risk-aware" for reference agents. It returns
+// the seat, the rules to play (the checkpoint's, or cfg) and a label.
+func dealAgent(policy string, cfg deal.Config) (deal.Seat, *deal.Rules, error) {
+	switch policy {
+	case "":
+		return deal.Seat{}, nil, usageErr(fmt.Errorf("deal: --policy is required"))
+	case "untrained":
+		r, err := deal.NewRules(cfg)
+		if err != nil {
+			return deal.Seat{}, nil, usageErr(err)
+		}
+		return deal.NewPolicy(deal.NewTables(r.PlaysPerStreak(), 1), deal.Greedy).Seat(), r, nil
+	case "random", "risk-aware":
+		r, err := deal.NewRules(cfg)
+		if err != nil {
+			return deal.Seat{}, nil, usageErr(err)
+		}
+		s, _ := deal.Baseline(policy)
+		return s, r, nil
+	}
+	ck, err := deal.LoadCheckpoint(policy)
+	if err != nil {
+		return deal.Seat{}, nil, usageErr(err)
+	}
+	return ck.Policy().Seat(), ck.Rules(), nil
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gopoly/gopoly/deal"
+)
+
+// runDeal executes "gopoly deal args..." in-process, with flags reset to
+// their defaults first (cobra keeps values between executions).
+func dealRun(t *testing.T, stdin string, args ...string) (string, error) {
+	t.Helper()
+	var reset func(c *cobra.Command)
+	reset = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			f.Value.Set(f.DefValue)
+			f.Changed = false
+		})
+		for _, sub := range c.Commands() {
+			reset(sub)
+		}
+	}
+	reset(dealCmd)
+	var out, errOut bytes.Buffer
+	rootCmd.SetArgs(append([]string{"deal"}, args...))
+	rootCmd.SetOut(&out)
+	rootCmd.SetErr(&errOut)
+	rootCmd.SetIn(strings.NewReader(stdin))
+	err := rootCmd.Execute()
+	return out.String(), err
+}
+
+func dealExitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if err != nil {
+		return 1
+	}
+	return 0
+}
+
+func TestDealTrainResumeEval(t *testing.T) {
+	dir := t.TempDir()
+	out, err := dealRun(t, "", "train", "--preset", "small", "--games", "8", "--sims", "2", "--batch", "4",
+		"--metrics-every", "4", "--eval-games", "10", "--checkpoint-every", "4", "--out", dir, "--plot-format", "svg", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum dealTrainSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if sum.Games != 8 || sum.Final == nil || len(sum.Figures) != 4 || sum.Mode != "batch-ordered" {
+		t.Fatalf("summary %+v", sum)
+	}
+	for _, f := range []string{"checkpoint-0000004.json", "checkpoint-0000008.json", "policy.json", "metrics.jsonl", "metrics-winrate.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms, _ := deal.ReadMetrics(filepath.Join(dir, "metrics.jsonl"))
+	if len(ms) != 3 || ms[0].Games != 0 || ms[2].Games != 8 {
+		t.Fatalf("metrics at %v", ms)
+	}
+	// A second fresh run into the same directory is refused.
+	if _, err := dealRun(t, "", "train", "--preset", "small", "--games", "8", "--out", dir); dealExitCode(err) != 2 {
+		t.Fatalf("overwrite: %v", err)
+	}
+	// Resuming with a different parameter is refused; a plain resume works.
+	if _, err := dealRun(t, "", "train", "--resume", "--sims", "5", "--games", "12", "--out", dir); dealExitCode(err) != 2 || !strings.Contains(err.Error(), "--sims") {
+		t.Fatalf("conflicting resume: %v", err)
+	}
+	out, err = dealRun(t, "", "train", "--resume", "--games", "12", "--out", dir, "--eval-games", "10", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.Games != 12 || sum.GamesThisRun != 4 || sum.SimsPerAction != 2 {
+		t.Fatalf("resumed summary %+v %v", sum, err)
+	}
+
+	out, err = dealRun(t, "", "eval", "--policy", filepath.Join(dir, "policy.json"), "--vs", "random", "--games", "50", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"win_rate_first", "win_rate_alternating", "ci95_first", "ci95_alternating", "games"} {
+		if _, ok := ev[k]; !ok {
+			t.Fatalf("eval JSON lacks %s:\n%s", k, out)
+		}
+	}
+	plot := filepath.Join(dir, "eval.png")
+	if out, err = dealRun(t, "", "eval", "--policy", "risk-aware", "--vs", "all", "--games", "20", "--plot", plot); err != nil || !strings.Contains(out, "risk-aware vs random") {
+		t.Fatalf("eval all: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(plot); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDealConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	cfg := deal.Tiny()
+	cfg.MaxTurns = 40
+	data, _ := json.Marshal(cfg)
+	path := filepath.Join(dir, "tiny.json")
+	os.WriteFile(path, data, 0o644)
+	out, err := dealRun(t, "", "train", "--config", path, "--games", "4", "--sims", "2", "--batch", "2", "--eval-games", "5", "--out", filepath.Join(dir, "run"), "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum dealTrainSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.GameConfigName != "tiny" || sum.MaxTurns != 40 {
+		t.Fatalf("summary %+v %v", sum, err)
+	}
+	cfg.Colours[0].SetSize = 9
+	data, _ = json.Marshal(cfg)
+	os.WriteFile(path, data, 0o644)
+	_, err = dealRun(t, "", "train", "--config", path, "--out", filepath.Join(dir, "run2"))
+	if dealExitCode(err) != 2 || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "colours[0].set_size") {
+		t.Fatalf("bad config: %v", err)
+	}
+}
+
+func TestDealBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format": "gopoly-deal-checkpoint/1", "abstraction_cls": "Nope"}`), 0o644)
+	for _, args := range [][]string{
+		{"eval", "--policy", bad},
+		{"eval", "--policy", filepath.Join(dir, "missing.json")},
+		{"eval", "--policy", "random", "--vs", "nobody"},
+		{"eval"},
+		{"train", "--mode", "chaotic", "--out", dir},
+		{"train", "--preset", "huge", "--out", dir},
+		{"train", "--resume", "--out", filepath.Join(dir, "empty")},
+		{"play", "--policy", "random", "--first", "nobody"},
+		{"bench", "--games", "0"},
+	} {
+		_, err := dealRun(t, "", args...)
+		if dealExitCode(err) != 2 {
+			t.Fatalf("%v: exit %d (%v), want 2", args, dealExitCode(err), err)
+		}
+		if args[0] == "eval" && len(args) > 2 && args[2] == bad && (!strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "abstraction_cls")) {
+			t.Fatalf("error %v does not name the file and field", err)
+		}
+	}
+}
+
+func TestDealBenchAndPlay(t *testing.T) {
+	out, err := dealRun(t, "", "bench", "--games", "2000", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b dealBenchResult
+	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Games != 2000 || b.MeanTurns <= 0 {
+		t.Fatalf("bench %+v %v", b, err)
+	}
+	// A person who always takes the first move plays a whole game.
+	record := filepath.Join(t.TempDir(), "game.json")
+	out, err = dealRun(t, strings.Repeat("x\n1\n", 400), "play", "--policy", "untrained", "--seed", "3", "--record", record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Your hand:", "Agent: ", "policy at 1@IntentStateAbstraction@", "type a number", "turn"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("play output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "You win") && !strings.Contains(out, "agent wins") && !strings.Contains(out, "Draw") {
+		t.Fatalf("game did not finish:\n%s", out[max(0, len(out)-2000):])
+	}
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec deal.Record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := deal.Replay(rec); err != nil || !g.Over() {
+		t.Fatalf("replay of the recorded game: over %v, %v", g.Over(), err)
+	}
+}
