@@ -167,7 +167,7 @@ func (r *runner) decide() (stop bool, err error) {
 			if err := r.scripted(d.Player, "before_roll"); err != nil {
 				return false, err
 			}
-		} else if d.Phase == monopoly.PhaseAfterRoll && !d.RollAgain {
+		} else if d.Phase == monopoly.PhaseAfterRoll && !g.RollsAgain() {
 			if err := r.scripted(d.Player, "after_roll"); err != nil {
 				return false, err
 			}

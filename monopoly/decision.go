@@ -26,11 +26,13 @@ var decisionNames = [...]string{"none", "manage", "jail", "buy", "bid", "trade_r
 func (k DecisionKind) String() string { return decisionNames[k] }
 
 // Decision is the pending choice: who decides, what kind, and its terms.
+// It is kept to six words so that it travels in registers through an
+// agent's Decide; whether going on after a roll means rolling again is
+// asked of the game (RollsAgain).
 type Decision struct {
 	Kind      DecisionKind
 	Player    int
 	Phase     Phase // manage: before or after the roll
-	RollAgain bool  // manage after a roll: going on rolls again (doubles)
 	Square    int   // buy, bid, mortgaged_transfer: the property
 	Amount    int   // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
 	Other     int   // bid: high bidder (-1 none); raise_cash: creditor (Bank for the bank); trade_response: proposer
@@ -39,10 +41,11 @@ type Decision struct {
 // Pending returns the decision the game waits for (Kind DecisionNone when
 // it is over or waits for scripted dice).
 func (g *Game) Pending() Decision {
+	if g.pk == DecisionManage { // most decisions: keep it short
+		return Decision{Kind: DecisionManage, Player: int(g.pp), Phase: g.phase, Other: -1}
+	}
 	d := Decision{Kind: g.pk, Player: int(g.pp), Phase: g.phase, Other: -1}
 	switch g.pk {
-	case DecisionManage:
-		d.RollAgain = g.phase == PhaseAfterRoll && g.rollAgain
 	case DecisionBuy:
 		t := &g.tasks[g.nt-1]
 		d.Square = int(t.sq)
@@ -65,6 +68,10 @@ func (g *Game) Pending() Decision {
 	}
 	return d
 }
+
+// RollsAgain reports whether the current player, managing after a roll,
+// rolls again when it goes on (it rolled doubles, not to leave jail).
+func (g *Game) RollsAgain() bool { return g.phase == PhaseAfterRoll && g.rollAgain }
 
 // PendingOffer returns the trade offer awaiting an answer (meaningful
 // while the pending decision is trade_response).
@@ -303,10 +310,16 @@ func (g *Game) jailCardBit(p int8, d int) int {
 // error naming the rule and changes nothing; a legal one is carried out
 // and the game advances to the next decision.
 func (g *Game) Apply(a Action) error {
+	p := int8(a.Player)
+	if a.Kind == ActContinue && g.pk == DecisionManage && p == g.pp && !g.over && g.phase != PhaseBeforeRoll && !g.rollAgain {
+		// Ending the turn: the commonest action, and always legal.
+		g.endTurn()
+		g.advance()
+		return nil
+	}
 	if err := g.Check(a); err != nil {
 		return err
 	}
-	p := int8(a.Player)
 	switch a.Kind {
 	case ActContinue:
 		switch {

@@ -36,6 +36,9 @@ func (v View) Phase() Phase { return v.g.phase }
 // Pending returns the decision the game waits for.
 func (v View) Pending() Decision { return v.g.Pending() }
 
+// RollsAgain reports whether going on after this roll rolls again.
+func (v View) RollsAgain() bool { return v.g.RollsAgain() }
+
 // PendingOffer returns the trade offer awaiting an answer.
 func (v View) PendingOffer() TradeOffer { return v.g.offer }
 

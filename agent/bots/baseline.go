@@ -50,11 +50,12 @@ func NewBaseline(p Params) *Baseline { return &Baseline{P: p, triedTurn: -1} }
 
 // Decide implements agent.Agent.
 func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
+	if d.Kind == monopoly.DecisionManage {
+		return b.manage(v, d)
+	}
 	me := d.Player
 	a := monopoly.Action{Player: me}
 	switch d.Kind {
-	case monopoly.DecisionManage:
-		return b.manage(v, d)
 	case monopoly.DecisionJail:
 		a.Kind = monopoly.ActRollForDoubles
 		if unowned(v) >= b.P.JailLeaveUnowned {
