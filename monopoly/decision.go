@@ -30,12 +30,12 @@ func (k DecisionKind) String() string { return decisionNames[k] }
 // agent's Decide; whether going on after a roll means rolling again is
 // asked of the game (RollsAgain).
 type Decision struct {
-	Kind      DecisionKind
-	Player    int
-	Phase     Phase // manage: before or after the roll
-	Square    int   // buy, bid, mortgaged_transfer: the property
-	Amount    int   // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
-	Other     int   // bid: high bidder (-1 none); raise_cash: creditor (Bank for the bank); trade_response: proposer
+	Kind   DecisionKind
+	Player int
+	Phase  Phase // manage: before or after the roll
+	Square int   // buy, bid, mortgaged_transfer: the property
+	Amount int   // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
+	Other  int   // bid: high bidder (-1 none); raise_cash: creditor (Bank for the bank); trade_response: proposer
 }
 
 // Pending returns the decision the game waits for (Kind DecisionNone when
