@@ -23,7 +23,12 @@ const (
 
 var decisionNames = [...]string{"none", "manage", "jail", "buy", "bid", "trade_response", "raise_cash", "mortgaged_transfer"}
 
-func (k DecisionKind) String() string { return decisionNames[k] }
+func (k DecisionKind) String() string {
+	if int(k) < len(decisionNames) {
+		return decisionNames[k]
+	}
+	return fmt.Sprintf("DecisionKind(%d)", k)
+}
 
 // Decision is the pending choice: who decides, what kind, and its terms.
 // It is kept to six words so that it travels in registers through an
@@ -114,7 +119,12 @@ var actionNames = [...]string{"none", "continue", "build", "sell_building", "mor
 	"pay_jail_fine", "use_jail_card", "roll_for_doubles", "buy", "decline", "bid", "drop_out",
 	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage"}
 
-func (k ActionKind) String() string { return actionNames[k] }
+func (k ActionKind) String() string {
+	if int(k) < len(actionNames) {
+		return actionNames[k]
+	}
+	return fmt.Sprintf("ActionKind(%d)", k)
+}
 
 // ParseActionKind returns the kind named s.
 func ParseActionKind(s string) (ActionKind, bool) {

@@ -43,7 +43,12 @@ const (
 
 var opNames = [...]string{"ADVANCE_TO", "TRANSLATE", "PAY", "RECEIVE", "REPAIRS", "GO_TO_JAIL", "KEEP", "DRAW", "TAX", "JACKPOT"}
 
-func (c OpCode) String() string { return opNames[c] }
+func (c OpCode) String() string {
+	if int(c) < len(opNames) {
+		return opNames[c]
+	}
+	return fmt.Sprintf("OpCode(%d)", c)
+}
 
 // Op is one compiled DSL command.
 type Op struct {
@@ -133,8 +138,8 @@ func (p *dslParser) int(what string) (int, error) {
 func (p *dslParser) amount(what string) (int, error) {
 	t, _ := p.peek()
 	n, err := p.int(what)
-	if err == nil && n < 0 {
-		return 0, p.errAt(t, "%s must not be negative, got %d", what, n)
+	if err == nil && (n < 0 || n > MaxAmount) {
+		return 0, p.errAt(t, "%s must be between 0 and %d, got %d", what, MaxAmount, n)
 	}
 	return n, err
 }
@@ -249,8 +254,8 @@ func (p *dslParser) command() (Op, error) {
 		if op.A, err = p.int("a number of squares"); err != nil {
 			return op, err
 		}
-		if op.A == 0 {
-			return op, p.errAt(t, "TRANSLATE 0 does nothing")
+		if op.A == 0 || op.A <= -MaxSquares || op.A >= MaxSquares {
+			return op, p.errAt(t, "TRANSLATE takes a non-zero number of squares between %d and %d", 1-MaxSquares, MaxSquares-1)
 		}
 	case OpPay, OpReceive:
 		if op.A, err = p.amount("an amount"); err != nil {

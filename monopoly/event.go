@@ -53,7 +53,12 @@ var eventNames = [...]string{"none", "turn_start", "roll", "move", "salary", "ro
 	"trade_proposed", "trade_accepted", "trade_rejected", "mortgaged_transfer", "bankrupt",
 	"property_transfer", "game_over", "debt"}
 
-func (k EventKind) String() string { return eventNames[k] }
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", k)
+}
 
 // Event is one change of the game state: data, not a log line.
 type Event struct {

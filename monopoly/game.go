@@ -38,7 +38,12 @@ const (
 
 var phaseNames = [...]string{"before_roll", "jail", "resolve", "after_roll"}
 
-func (p Phase) String() string { return phaseNames[p] }
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("Phase(%d)", p)
+}
 
 type playerState struct {
 	Cash      int32
@@ -102,6 +107,7 @@ type state struct {
 	round     int32
 	turn      int32
 	proposals int8 // trade proposals made in the current decision phase
+	landings  int8 // squares resolved since the last roll (maxLandings)
 
 	tasks   [maxTasks]task
 	nt      int8

@@ -29,6 +29,7 @@ type gameJSON struct {
 	Round       int32           `json:"round"`
 	Turn        int32           `json:"turn"`
 	Proposals   int8            `json:"proposals"`
+	Landings    int8            `json:"landings"`
 	Tasks       []taskJSON      `json:"tasks"`
 	Pending     DecisionKind    `json:"pending"`
 	Decider     int8            `json:"decider"`
@@ -75,7 +76,7 @@ func (g *Game) MarshalJSON() ([]byte, error) {
 		HouseSupply: g.houseSupply, HotelSupply: g.hotelSupply, Jackpot: g.jackpot,
 		Decks: g.decks[:len(g.rules.Decks)], Current: g.cur, Doubles: g.doubles, Phase: g.phase,
 		RollAgain: g.rollAgain, JailedNow: g.jailedNow, LastRoll: g.lastRoll, Round: g.round, Turn: g.turn,
-		Proposals: g.proposals, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
+		Proposals: g.proposals, Landings: g.landings, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
 		Over: g.over, Capped: g.capped, Winner: g.winner, BankNet: g.bankNet, Money0: g.money0, Rolls: g.rolls,
 	}
 	for _, t := range g.tasks[:g.nt] {
@@ -164,7 +165,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	}
 	g.mortgaged, g.houseSupply, g.hotelSupply, g.jackpot = j.Mortgaged, j.HouseSupply, j.HotelSupply, j.Jackpot
 	g.cur, g.doubles, g.phase, g.rollAgain, g.jailedNow = j.Current, j.Doubles, j.Phase, j.RollAgain, j.JailedNow
-	g.lastRoll, g.round, g.turn, g.proposals = j.LastRoll, j.Round, j.Turn, j.Proposals
+	g.lastRoll, g.round, g.turn, g.proposals, g.landings = j.LastRoll, j.Round, j.Turn, j.Proposals, j.Landings
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
 	for i, t := range j.Tasks {

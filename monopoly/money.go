@@ -1,5 +1,7 @@
 package monopoly
 
+import "fmt"
+
 import "math/bits"
 
 // Reason says why money moved.
@@ -19,7 +21,12 @@ const (
 
 var reasonNames = [...]string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot"}
 
-func (r Reason) String() string { return reasonNames[r] }
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("Reason(%d)", r)
+}
 
 func popcount(m uint64) int { return bits.OnesCount64(m) }
 

@@ -21,6 +21,10 @@ const (
 	MaxDeckCards = 32
 	MaxGroups    = 16
 	maxKeepCards = 8
+
+	// MaxAmount bounds every sum of money in a rules file, so that no game
+	// of up to MaxPlayers players can overflow a player's 32-bit cash.
+	MaxAmount = 1_000_000
 )
 
 // SquareKind says what a board square is.
@@ -38,7 +42,12 @@ const (
 
 var squareKindNames = [...]string{"go", "street", "railroad", "utility", "jail", "action"}
 
-func (k SquareKind) String() string { return squareKindNames[k] }
+func (k SquareKind) String() string {
+	if int(k) < len(squareKindNames) {
+		return squareKindNames[k]
+	}
+	return fmt.Sprintf("SquareKind(%d)", k)
+}
 
 // IncomeTaxMode selects how TAX n OR p% is charged.
 type IncomeTaxMode uint8
@@ -260,9 +269,9 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		v   int
 		max int
 	}{
-		{"starting_cash", cfg.StartingCash, 1 << 30},
-		{"go_salary", cfg.GoSalary, 1 << 20},
-		{"jail_fine", cfg.JailFine, 1 << 20},
+		{"starting_cash", cfg.StartingCash, 10 * MaxAmount},
+		{"go_salary", cfg.GoSalary, MaxAmount},
+		{"jail_fine", cfg.JailFine, MaxAmount},
 		{"max_houses", cfg.MaxHouses, 127},
 		{"max_hotels", cfg.MaxHotels, 127},
 		{"mortgage_interest_percent", cfg.MortgageInterestPercent, 1000},
@@ -289,16 +298,16 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		return nil, errAt("railroad_rent", "needs at least one entry")
 	}
 	for i, v := range cfg.RailroadRent {
-		if v < 0 {
-			return nil, errAt(fmt.Sprintf("railroad_rent[%d]", i), "must not be negative, got %d", v)
+		if v < 0 || v > MaxAmount {
+			return nil, errAt(fmt.Sprintf("railroad_rent[%d]", i), "must be between 0 and %d, got %d", MaxAmount, v)
 		}
 	}
 	if len(cfg.UtilityMultiplier) == 0 {
 		return nil, errAt("utility_multiplier", "needs at least one entry")
 	}
 	for i, v := range cfg.UtilityMultiplier {
-		if v < 0 {
-			return nil, errAt(fmt.Sprintf("utility_multiplier[%d]", i), "must not be negative, got %d", v)
+		if v < 0 || v > MaxAmount/12 {
+			return nil, errAt(fmt.Sprintf("utility_multiplier[%d]", i), "must be between 0 and %d, got %d", MaxAmount/12, v)
 		}
 	}
 
@@ -314,8 +323,8 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		if _, dup := groupIndex[g.Name]; dup {
 			return nil, errAt(f+".name", "duplicate group %q", g.Name)
 		}
-		if g.HouseCost <= 0 {
-			return nil, errAt(f+".house_cost", "must be positive, got %d", g.HouseCost)
+		if g.HouseCost <= 0 || g.HouseCost > MaxAmount {
+			return nil, errAt(f+".house_cost", "must be between 1 and %d, got %d", MaxAmount, g.HouseCost)
 		}
 		groupIndex[g.Name] = i
 		r.Groups = append(r.Groups, Group{Name: g.Name, HouseCost: g.HouseCost})
@@ -365,14 +374,14 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		}
 		sq.Kind = SquareKind(kind)
 		if sq.Ownable() {
-			if s.Price <= 0 {
-				return nil, errAt(f+".price", "must be positive, got %d", s.Price)
+			if s.Price <= 0 || s.Price > MaxAmount {
+				return nil, errAt(f+".price", "must be between 1 and %d, got %d", MaxAmount, s.Price)
 			}
 			sq.Price = s.Price
 			sq.Mortgage = s.Price / 2
 			if s.Mortgage != 0 {
-				if s.Mortgage < 0 {
-					return nil, errAt(f+".mortgage", "must be positive, got %d", s.Mortgage)
+				if s.Mortgage < 0 || s.Mortgage > MaxAmount {
+					return nil, errAt(f+".mortgage", "must be between 1 and %d, got %d", MaxAmount, s.Mortgage)
 				}
 				sq.Mortgage = s.Mortgage
 			}
@@ -390,8 +399,8 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 				return nil, errAt(f+".rent", "needs 6 values (base, 1-4 houses, hotel), got %d", len(s.Rent))
 			}
 			for j, v := range s.Rent {
-				if v < 0 {
-					return nil, errAt(fmt.Sprintf("%s.rent[%d]", f, j), "must not be negative, got %d", v)
+				if v < 0 || v > MaxAmount {
+					return nil, errAt(fmt.Sprintf("%s.rent[%d]", f, j), "must be between 0 and %d, got %d", MaxAmount, v)
 				}
 				sq.Rent[j] = v
 			}

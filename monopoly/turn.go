@@ -6,7 +6,14 @@ package monopoly
 // sets off goes through this one mechanism, so any decision point, however
 // deep in a resolution, can be saved, cloned and resumed.
 
-const maxTasks = 48
+const maxTasks = 64
+
+// maxLandings bounds the squares one roll can chain through (a card that
+// moves, a square that moves on ...). The standard rules need three at
+// most (each adds at most two tasks, so the stack cannot overflow); a
+// rules file whose programs send a player round in circles ends
+// the chain here instead of looping for ever.
+const maxLandings = 16
 
 type taskKind uint8
 
@@ -154,6 +161,7 @@ func (g *Game) setPhase(ph Phase) {
 // rollAndMove is a turn's roll outside jail (8.17): a third doubles goes
 // to jail without moving; otherwise move and resolve.
 func (g *Game) rollAndMove() {
+	g.landings = 0
 	d1, d2 := g.roll()
 	g.emit(Event{Kind: EvRoll, Player: g.cur, Dice: [2]int8{int8(d1), int8(d2)}})
 	g.setPhase(PhaseResolve)
@@ -172,6 +180,7 @@ func (g *Game) rollAndMove() {
 // rollInJail is an attempt to leave jail by doubles (7.8): doubles move
 // without an extra roll; the last failure forces the fine and moves.
 func (g *Game) rollInJail() {
+	g.landings = 0
 	d1, d2 := g.roll()
 	g.emit(Event{Kind: EvRoll, Player: g.cur, Dice: [2]int8{int8(d1), int8(d2)}})
 	g.setPhase(PhaseResolve)
@@ -301,6 +310,9 @@ func (g *Game) paySalary(p int8) {
 // multiplier or fresh-dice multiplier (0: none). Whatever needs a decision
 // or more steps goes on the task stack.
 func (g *Game) land(pl int8, rentMul, diceMul int) {
+	if g.landings++; g.landings > maxLandings {
+		return
+	}
 	sq := int(g.p[pl].Pos)
 	s := &g.rules.Squares[sq]
 	switch s.Kind {

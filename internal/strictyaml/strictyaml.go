@@ -89,6 +89,8 @@ func syntaxError(file string, err error) error {
 			}
 		}
 	} else {
+		// yaml.v3 leaves out the line when the fault is on the first one.
+		line = 1
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	return &Error{File: file, Line: line, Msg: "invalid YAML: " + msg}
