@@ -88,7 +88,7 @@ func TestMalformedScenarios(t *testing.T) {
 		{"one player", "name: x\nplayers: [{name: A}]\n", "players: needs 2 to 8 players"},
 		{"bad expect", "name: x\nplayers: [{name: A}, {name: B}]\nexpect: {turn: C}\n", "unknown player \"C\""},
 		{"two actions", "name: x\nplayers:\n  - name: A\n    policy:\n      actions:\n        - {turn: 1, when: before_roll, do: [{build: Baltic Avenue, mortgage: Baltic Avenue}]}\n  - {name: B}\n", "want exactly one of"},
-		{"syntax", "name: x\nplayers: []\n  oops: 1\n", "bad.yaml:2: invalid YAML"},
+		{"syntax", "name: x\nplayers: []\n  oops: 1\n", "bad.yaml:3: invalid YAML"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -427,46 +427,79 @@ func (g *Game) LegalActions(buf []Action) []Action {
 		return buf
 	}
 	p := int(g.pp)
-	add := func(a Action) {
-		a.Player = p
-		if g.Check(a) == nil {
-			buf = append(buf, a)
-		}
-	}
 	switch g.pk {
 	case DecisionManage, DecisionRaiseCash:
 		if g.pk == DecisionManage {
-			add(Action{Kind: ActContinue})
+			buf = g.addLegal(buf, Action{Kind: ActContinue})
 		} else {
-			add(Action{Kind: ActDeclareBankruptcy})
+			buf = g.addLegal(buf, Action{Kind: ActDeclareBankruptcy})
 		}
 		for m := g.owned[p]; m != 0; m &= m - 1 {
 			sq := popLowest(m)
 			if g.pk == DecisionManage {
-				add(Action{Kind: ActBuild, Square: sq})
-				add(Action{Kind: ActUnmortgage, Square: sq})
+				buf = g.addLegal(buf, Action{Kind: ActBuild, Square: sq})
+				buf = g.addLegal(buf, Action{Kind: ActUnmortgage, Square: sq})
 			}
-			add(Action{Kind: ActSellBuilding, Square: sq})
-			add(Action{Kind: ActMortgage, Square: sq})
+			buf = g.addLegal(buf, Action{Kind: ActSellBuilding, Square: sq})
+			buf = g.addLegal(buf, Action{Kind: ActMortgage, Square: sq})
 		}
 	case DecisionJail:
-		add(Action{Kind: ActPayJailFine})
+		buf = g.addLegal(buf, Action{Kind: ActPayJailFine})
 		for m := g.p[p].JailCards; m != 0; m &= m - 1 {
-			add(Action{Kind: ActUseJailCard, Deck: g.rules.keepCards[bits.TrailingZeros8(m)].deck})
+			buf = g.addLegal(buf, Action{Kind: ActUseJailCard, Deck: g.rules.keepCards[bits.TrailingZeros8(m)].deck})
 		}
-		add(Action{Kind: ActRollForDoubles})
+		buf = g.addLegal(buf, Action{Kind: ActRollForDoubles})
 	case DecisionBuy:
-		add(Action{Kind: ActBuy})
-		add(Action{Kind: ActDecline})
+		buf = g.addLegal(buf, Action{Kind: ActBuy})
+		buf = g.addLegal(buf, Action{Kind: ActDecline})
 	case DecisionBid:
-		add(Action{Kind: ActBid, Amount: int(g.auction.High) + 1})
-		add(Action{Kind: ActDropOut})
+		buf = g.addLegal(buf, Action{Kind: ActBid, Amount: int(g.auction.High) + 1})
+		buf = g.addLegal(buf, Action{Kind: ActDropOut})
 	case DecisionTradeResponse:
-		add(Action{Kind: ActAcceptTrade})
-		add(Action{Kind: ActRejectTrade})
+		buf = g.addLegal(buf, Action{Kind: ActAcceptTrade})
+		buf = g.addLegal(buf, Action{Kind: ActRejectTrade})
 	case DecisionMortgagedTransfer:
-		add(Action{Kind: ActKeepMortgaged})
-		add(Action{Kind: ActLiftMortgage})
+		buf = g.addLegal(buf, Action{Kind: ActKeepMortgaged})
+		buf = g.addLegal(buf, Action{Kind: ActLiftMortgage})
+	}
+	return buf
+}
+
+// addLegal appends a for the pending decider if it is legal. The rules
+// that can refuse these candidates are checked without building an error,
+// so enumerating costs no allocation.
+func (g *Game) addLegal(buf []Action, a Action) []Action {
+	a.Player = int(g.pp)
+	p := g.pp
+	ok := true
+	switch a.Kind {
+	case ActBuild:
+		ok = g.canBuild(p, a.Square) == ""
+	case ActUnmortgage:
+		ok = g.canUnmortgage(p, a.Square) == ""
+	case ActSellBuilding:
+		ok = g.canSell(p, a.Square) == ""
+	case ActMortgage:
+		ok = g.canMortgage(p, a.Square) == ""
+	case ActDeclareBankruptcy:
+		ok = g.LiquidationValue(int(p)) < g.owed(&g.tasks[g.nt-1])
+	case ActPayJailFine:
+		ok = int(g.p[p].Cash) >= g.rules.JailFine && g.canRoll()
+	case ActUseJailCard, ActRollForDoubles:
+		ok = g.canRoll()
+	case ActBuy:
+		ok = int(g.p[p].Cash) >= g.rules.Squares[g.tasks[g.nt-1].sq].Price
+	case ActBid:
+		ok = a.Amount <= int(g.p[p].Cash)
+	case ActLiftMortgage:
+		sq := int(g.tasks[g.nt-1].sq)
+		ok = int(g.p[p].Cash) >= g.rules.TransferFee(sq)+g.rules.Squares[sq].Mortgage
+	case ActContinue:
+		before := g.phase == PhaseBeforeRoll && !g.p[p].InJail
+		ok = !(before || g.phase == PhaseAfterRoll && g.rollAgain) || g.canRoll()
+	}
+	if ok {
+		buf = append(buf, a)
 	}
 	return buf
 }

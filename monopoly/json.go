@@ -183,14 +183,173 @@ func UnmarshalGame(data []byte) (*Game, error) {
 		g.tasks[i] = task{t.Kind, t.Player, t.Square, t.Deck, t.Card, t.PC, t.To, t.Reason, t.RentMul, t.Amount}
 	}
 	g.nt = int8(len(j.Tasks))
-	if g.pk != DecisionNone && g.pk != DecisionManage && g.pk != DecisionJail && g.nt == 0 {
-		return nil, bad("pending", "%s without the task that asks it", g.pk)
-	}
 	if j.Scripted {
 		if j.DicePos < 0 || j.DicePos > len(j.Dice) {
 			return nil, bad("dice_pos", "%d", j.DicePos)
 		}
+		for i, d := range j.Dice {
+			if d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
+				return nil, bad(fmt.Sprintf("dice[%d]", i), "%v is not a pair of dice", d)
+			}
+		}
 		g.script = &diceScript{dice: j.Dice, pos: j.DicePos}
 	}
+	if err := g.validate(); err != nil {
+		return nil, bad(err.field, "%s", err.msg)
+	}
 	return g, nil
+}
+
+type stateError struct{ field, msg string }
+
+// validate checks that a state read from outside is a position the rules
+// can reach, so that playing on can neither panic nor break the books.
+func (g *Game) validate() *stateError {
+	r := g.rules
+	n := g.n
+	seat := func(p int8) bool { return p >= 0 && p < n }
+	fail := func(field, format string, args ...any) *stateError {
+		return &stateError{field, fmt.Sprintf(format, args...)}
+	}
+	var held uint8
+	for i := range n {
+		p := &g.p[i]
+		f := fmt.Sprintf("players[%d]", i)
+		switch {
+		case p.Cash < 0:
+			return fail(f+".Cash", "negative")
+		case p.JailTurns < 0 || int(p.JailTurns) >= r.JailTurns:
+			return fail(f+".JailTurns", "%d", p.JailTurns)
+		case p.InJail && int(p.Pos) != r.JailSquare:
+			return fail(f+".InJail", "in jail away from the jail square")
+		case int(p.JailCards)>>len(r.keepCards) != 0 || p.JailCards&held != 0:
+			return fail(f+".JailCards", "unknown or doubly held card")
+		case p.Bankrupt && (g.owned[i] != 0 || p.Cash != 0 || p.JailCards != 0):
+			return fail(f+".Bankrupt", "a bankrupt player holds nothing")
+		}
+		held |= p.JailCards
+	}
+	for d := range r.Decks {
+		var count [MaxDeckCards]int
+		ds := &g.decks[d]
+		for k := range int(ds.N) {
+			count[ds.Cards[(int(ds.Top)+k)%MaxDeckCards]]++
+		}
+		for c, card := range r.Decks[d].Cards {
+			want := 1
+			if card.Keep && held&(1<<card.keepBit) != 0 {
+				want = 0
+			}
+			if count[c] != want {
+				return fail(fmt.Sprintf("decks[%d]", d), "card %s appears %d times, want %d", card.ID, count[c], want)
+			}
+		}
+	}
+	for sq := range r.Squares {
+		h, o := g.houses[sq], g.owner[sq]
+		if h > 0 && (r.Squares[sq].Kind != KindStreet || o < 0 || g.Mortgaged(sq)) {
+			return fail(fmt.Sprintf("houses[%d]", sq), "buildings need an owned, unmortgaged street")
+		}
+		if g.Mortgaged(sq) && o < 0 {
+			return fail("mortgaged", "square %d is mortgaged but unowned", sq)
+		}
+	}
+	if g.mortgaged>>len(r.Squares) != 0 {
+		return fail("mortgaged", "squares off the board")
+	}
+	houses, hotels := 0, 0
+	for sq := range r.Squares {
+		if g.houses[sq] == 5 {
+			hotels++
+		} else {
+			houses += int(g.houses[sq])
+		}
+	}
+	// A prepared position may hold back part of the supply, never add to it.
+	if g.houseSupply < 0 || houses+int(g.houseSupply) > r.MaxHouses {
+		return fail("house_supply", "%d standing + %d in the bank exceeds the %d houses (8.1)", houses, g.houseSupply, r.MaxHouses)
+	}
+	if g.hotelSupply < 0 || hotels+int(g.hotelSupply) > r.MaxHotels {
+		return fail("hotel_supply", "%d standing + %d in the bank exceeds the %d hotels (8.1)", hotels, g.hotelSupply, r.MaxHotels)
+	}
+	cash := int64(g.jackpot)
+	for i := range n {
+		cash += int64(g.p[i].Cash)
+	}
+	if g.jackpot < 0 || cash != g.money0+g.bankNet {
+		return fail("bank_net", "money not conserved: cash and pot %d, start plus bank flow %d", cash, g.money0+g.bankNet)
+	}
+	if !g.over && g.p[g.cur].Bankrupt {
+		ending := false // a bankrupt current player's turn ends once its estate is settled
+		for i := range g.nt {
+			ending = ending || g.tasks[i].kind == taskEndTurn || g.tasks[i].kind == taskGameOver
+		}
+		if !ending {
+			return fail("current", "the current player is bankrupt")
+		}
+	}
+	if g.winner < -1 || g.winner >= n || g.doubles < 0 || g.doubles > 3 || g.round < 1 || g.turn < 0 {
+		return fail("winner", "counters out of range")
+	}
+	if g.proposals < 0 || g.landings < 0 || g.lastRoll[0] < 0 || g.lastRoll[0] > 6 || g.lastRoll[1] < 0 || g.lastRoll[1] > 6 {
+		return fail("proposals", "counters out of range")
+	}
+	for i := range g.nt {
+		t := &g.tasks[i]
+		f := fmt.Sprintf("tasks[%d]", i)
+		switch {
+		case !seat(t.player):
+			return fail(f, "player %d", t.player)
+		case t.kind == taskPay && !(seat(t.to) || t.to == Bank || t.to == Jackpot || t.to == each):
+			return fail(f, "creditor %d", t.to)
+		case t.kind == taskPay && t.amount < 0, t.reason > ReasonJackpot:
+			return fail(f, "amount or reason")
+		case (t.kind == taskBuy || t.kind == taskAuction || t.kind == taskMortgagedTransfer || t.kind == taskDiceRent) &&
+			!r.Squares[t.sq].Ownable():
+			return fail(f, "square %d cannot be owned", t.sq)
+		}
+	}
+	a := &g.auction
+	if a.Bidder < -1 || a.Bidder >= n || a.Next < 0 || a.Next >= n || a.High < 0 || int(a.Out)>>n != 0 ||
+		int(a.Square) < 0 || int(a.Square) >= len(r.Squares) {
+		return fail("auction", "out of range")
+	}
+	o := &g.offer
+	if *o != (TradeOffer{}) && (!seat(o.From) || !seat(o.To)) {
+		return fail("offer", "seats out of range")
+	}
+	// The pending decision must be the one the state asks.
+	var top taskKind
+	if g.nt > 0 {
+		top = g.tasks[g.nt-1].kind
+	}
+	want := map[DecisionKind]taskKind{DecisionBuy: taskBuy, DecisionBid: taskAuction, DecisionTradeResponse: taskTrade,
+		DecisionRaiseCash: taskPay, DecisionMortgagedTransfer: taskMortgagedTransfer}
+	switch k := g.pk; {
+	case g.over:
+		if k != DecisionNone {
+			return fail("pending", "a decision after the game is over")
+		}
+	case k == DecisionManage || k == DecisionJail:
+		if g.nt != 0 || (k == DecisionManage) != (g.phase == PhaseBeforeRoll || g.phase == PhaseAfterRoll) ||
+			(k == DecisionJail) != (g.phase == PhaseJail) || g.pp != g.cur {
+			return fail("pending", "%s does not fit phase %s", k, g.phase)
+		}
+	case k == DecisionNone:
+		if g.script == nil && top != taskDiceRent {
+			return fail("pending", "no decision pending in a game that goes on")
+		}
+	default:
+		if top != want[k] {
+			return fail("pending", "%s pending without the task that asks it", k)
+		}
+		if k == DecisionRaiseCash && int(g.p[g.pp].Cash) >= g.owed(&g.tasks[g.nt-1]) {
+			return fail("pending", "raise_cash while the cash covers the debt (8.14)")
+		}
+		if k == DecisionBid && g.pp != a.Next || k == DecisionTradeResponse && g.pp != o.To ||
+			k != DecisionBid && k != DecisionTradeResponse && g.pp != g.tasks[g.nt-1].player {
+			return fail("decider", "player %d does not decide %s", g.pp, k)
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/gopoly/gopoly/internal/strictyaml"
@@ -210,7 +211,7 @@ func ParseRules(name string, data []byte) (*Rules, error) {
 // replaced, as a rules file holding just those keys would on top of r.
 func (r *Rules) WithOverrides(name string, doc []byte) (*Rules, error) {
 	cfg := r.config
-	cfg.pos = strictyaml.Positions{}
+	cfg.pos = maps.Clone(r.config.pos) // errors in inherited keys point where they were set
 	return cfg.overlay(name, doc)
 }
 
@@ -262,7 +263,6 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		squareIndex:              map[string]int{},
 	}
 	r.config = *cfg
-	r.config.pos = nil
 
 	nonNeg := []struct {
 		key string

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -65,7 +66,7 @@ func (p Positions) Of(field string, def Pos) Pos {
 func Decode(file string, data []byte, v any, pos Positions) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return syntaxError(file, err)
+		return syntaxError(file, data, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil // empty document: nothing to override
@@ -77,23 +78,44 @@ func Decode(file string, data []byte, v any, pos Positions) error {
 	return DecodeNode(file, root, v, "", pos)
 }
 
-func syntaxError(file string, err error) error {
-	msg := err.Error()
+func syntaxError(file string, data []byte, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	// yaml.v3 reports "yaml: line N: ..."
-	if rest, ok := strings.CutPrefix(msg, "yaml: line "); ok {
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.IndexByte(rest, ':'); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
 				line = n
 				msg = strings.TrimSpace(rest[i+1:])
 			}
 		}
-	} else {
-		// yaml.v3 leaves out the line when the fault is on the first one.
-		line = 1
-		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	switch {
+	case strings.HasPrefix(msg, "did not find expected"):
+		// yaml.v3 reports a parser error's line counting from 0 (only
+		// scanner errors are moved to count from 1).
+		line++
+	case line == 0:
+		// Reader errors carry no line: find the offending byte.
+		line = badByteLine(data)
 	}
 	return &Error{File: file, Line: line, Msg: "invalid YAML: " + msg}
+}
+
+// badByteLine returns the line of the first control character or invalid
+// UTF-8 in data, or 1.
+func badByteLine(data []byte) int {
+	line := 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		i += size
+	}
+	return 1
 }
 
 // DecodeNode decodes the node n, found at key path path, into v (a
