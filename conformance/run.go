@@ -361,7 +361,7 @@ func (r *runner) mustSquare(name string) int {
 
 func (r *runner) offer(p int, t *tradeSpec) monopoly.TradeOffer {
 	o := monopoly.TradeOffer{From: int8(p), To: int8(r.seat(t.With))}
-	side := func(s sideSpec) (sq uint64, cash int32, cards uint8) {
+	side := func(s sideSpec) (sq uint64, cash int64, cards uint8) {
 		for _, n := range s.Properties {
 			sq |= 1 << r.mustSquare(n)
 		}
@@ -370,7 +370,7 @@ func (r *runner) offer(p int, t *tradeSpec) monopoly.TradeOffer {
 			b, _ := r.s.rules.JailCardBit(d)
 			cards |= b
 		}
-		return sq, int32(s.Cash), cards
+		return sq, int64(s.Cash), cards
 	}
 	o.GiveSquares, o.GiveCash, o.GiveCards = side(t.Give)
 	o.GetSquares, o.GetCash, o.GetCards = side(t.Get)

@@ -356,7 +356,7 @@ func (g *Game) Apply(a Action) error {
 		g.push(task{kind: taskTrade, player: p})
 	case ActPayJailFine:
 		g.transfer(p, g.bankFor(ReasonJailFine), g.rules.JailFine)
-		g.emit(Event{Kind: EvPay, Player: p, Other: g.bankFor(ReasonJailFine), Amount: int32(g.rules.JailFine), Reason: ReasonJailFine})
+		g.emit(Event{Kind: EvPay, Player: p, Other: g.bankFor(ReasonJailFine), Amount: int64(g.rules.JailFine), Reason: ReasonJailFine})
 		g.leaveJail(p)
 		g.rollAndMove()
 	case ActUseJailCard:
@@ -375,17 +375,17 @@ func (g *Game) Apply(a Action) error {
 		price := g.rules.Squares[sq].Price
 		g.transfer(p, Bank, price)
 		g.setOwner(sq, p)
-		g.emit(Event{Kind: EvBuy, Player: p, Square: int8(sq), Amount: int32(price)})
+		g.emit(Event{Kind: EvBuy, Player: p, Square: int8(sq), Amount: int64(price)})
 	case ActDecline:
 		sq := int(g.tasks[g.nt-1].sq)
 		g.pop()
 		g.emit(Event{Kind: EvDecline, Player: p, Square: int8(sq)})
 		g.startAuction(sq, g.cur)
 	case ActBid:
-		g.auction.High = int32(a.Amount)
+		g.auction.High = int64(a.Amount)
 		g.auction.Bidder = p
 		g.auction.Next = (p + 1) % g.n
-		g.emit(Event{Kind: EvBid, Player: p, Square: g.auction.Square, Amount: int32(a.Amount)})
+		g.emit(Event{Kind: EvBid, Player: p, Square: g.auction.Square, Amount: int64(a.Amount)})
 	case ActDropOut:
 		g.auction.Out |= 1 << p
 		g.auction.Next = (p + 1) % g.n
@@ -408,10 +408,10 @@ func (g *Game) Apply(a Action) error {
 			mv := g.rules.Squares[sq].Mortgage
 			g.transfer(p, Bank, fee+mv)
 			g.mortgaged &^= 1 << sq
-			g.emit(Event{Kind: EvMortgagedTransfer, Player: p, Square: sq, Amount: int32(fee + mv), Flag: true})
+			g.emit(Event{Kind: EvMortgagedTransfer, Player: p, Square: sq, Amount: int64(fee + mv), Flag: true})
 		} else {
-			g.emit(Event{Kind: EvMortgagedTransfer, Player: p, Square: sq, Amount: int32(fee)})
-			g.push(task{kind: taskPay, player: p, to: Bank, sq: sq, reason: ReasonTransferFee, amount: int32(fee)})
+			g.emit(Event{Kind: EvMortgagedTransfer, Player: p, Square: sq, Amount: int64(fee)})
+			g.push(task{kind: taskPay, player: p, to: Bank, sq: sq, reason: ReasonTransferFee, amount: int64(fee)})
 		}
 	}
 	g.advance()

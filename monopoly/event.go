@@ -71,7 +71,7 @@ type Event struct {
 	Flag   bool
 	Reason Reason
 	Dice   [2]int8
-	Amount int32
+	Amount int64
 	Trade  TradeOffer
 }
 
@@ -213,7 +213,7 @@ func (r *Rules) Describe(e Event, names []string) string {
 
 // DescribeOffer renders a trade offer.
 func (r *Rules) DescribeOffer(o TradeOffer, names []string) string {
-	side := func(squares uint64, cash int32, cards uint8) string {
+	side := func(squares uint64, cash int64, cards uint8) string {
 		var parts []string
 		for m := squares; m != 0; m &= m - 1 {
 			parts = append(parts, r.Squares[popLowest(m)].Name)

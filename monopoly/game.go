@@ -46,7 +46,7 @@ func (p Phase) String() string {
 }
 
 type playerState struct {
-	Cash      int32
+	Cash      int64
 	Pos       int8
 	InJail    bool
 	JailTurns int8 // failed rolls in jail so far
@@ -95,7 +95,7 @@ type state struct {
 	mortgaged   uint64
 	houseSupply int16
 	hotelSupply int16
-	jackpot     int32
+	jackpot     int64
 	decks       [MaxDecks]deckState
 
 	cur       int8 // whose turn it is
@@ -204,7 +204,7 @@ func NewFromSetup(r *Rules, s Setup) (*Game, error) {
 			return nil, fmt.Errorf("monopoly: player %d: in jail but on square %d, not the jail (%d)", i, ps.Position, r.JailSquare)
 		}
 		p := &g.p[i]
-		p.Cash = int32(ps.Cash)
+		p.Cash = int64(ps.Cash)
 		p.Pos = int8(ps.Position)
 		p.InJail = ps.InJail
 		if ps.InJail {

@@ -141,10 +141,10 @@ func randomOffer(s src, v monopoly.View, me int) monopoly.TradeOffer {
 	o.GiveSquares = pick(v.OwnedMask(me))
 	o.GetSquares = pick(v.OwnedMask(to))
 	if s.Intn(3) == 0 {
-		o.GiveCash = int32(s.Intn(v.Cash(me)/2 + 1))
+		o.GiveCash = int64(s.Intn(v.Cash(me)/2 + 1))
 	}
 	if s.Intn(3) == 0 {
-		o.GetCash = int32(s.Intn(v.Cash(to)/2 + 1))
+		o.GetCash = int64(s.Intn(v.Cash(to)/2 + 1))
 	}
 	o.GiveCards = v.JailCardBits(me) & uint8(s.Intn(256))
 	o.GetCards = v.JailCardBits(to) & uint8(s.Intn(256))
@@ -244,14 +244,14 @@ func arbitraryOffer(s src, g *monopoly.Game, from int) monopoly.TradeOffer {
 	if s.Intn(3) == 0 {
 		o.GetSquares ^= mask()
 	}
-	cash := func() int32 {
+	cash := func() int64 {
 		switch s.Intn(4) {
 		case 0:
-			return int32(s.Intn(3000))
+			return int64(s.Intn(3000))
 		case 1:
-			return -int32(s.Intn(100)) - 1
+			return -int64(s.Intn(100)) - 1
 		case 2:
-			return int32(s.Intn(1 << 31))
+			return int64(s.Intn(1 << 31))
 		}
 		return 0
 	}
@@ -369,9 +369,9 @@ func illegalAction(s src, g *monopoly.Game) (a monopoly.Action, why string, ok b
 		case 1:
 			o.To = int8(p)
 		case 2:
-			o.GiveCash = int32(v.Cash(p)) + 1 + int32(s.Intn(100))
+			o.GiveCash = int64(v.Cash(p)) + 1 + int64(s.Intn(100))
 		case 3:
-			o.GetCash = -1 - int32(s.Intn(100))
+			o.GetCash = -1 - int64(s.Intn(100))
 		case 4:
 			o = monopoly.TradeOffer{To: o.To}
 		}
@@ -596,7 +596,7 @@ func (c *checker) checkLedger(pre, g *monopoly.Game, a monopoly.Action, evs []mo
 		amt := int64(e.Amount)
 		switch e.Kind {
 		case monopoly.EvSalary:
-			if e.Amount != int32(r.GoSalary) {
+			if e.Amount != int64(r.GoSalary) {
 				return fmt.Errorf("salary %d, want %d (8.5)", e.Amount, r.GoSalary)
 			}
 			err = move(monopoly.Bank, e.Player, amt)
@@ -813,25 +813,31 @@ func expectedRent(g *monopoly.Game, sq, dice int) int {
 	return -1
 }
 
-// checkRents checks each rent paid in the action that rolled the dice
-// leading to it, when no card intervened (cards change the rent), against
-// the tables.
+// checkRents checks each rent owed on the square the dice moved to, paid
+// in the action that rolled them, against the tables; rents after a card
+// or a square's program moved the player are left to the conformance
+// scenarios (their multipliers change the rent).
 func (c *checker) checkRents(pre *monopoly.Game, evs []monopoly.Event) error {
-	dice, card := -1, false
+	dice, moves, dest, card := -1, 0, -1, false
 	for _, e := range evs {
 		switch e.Kind {
 		case monopoly.EvRoll:
-			dice = int(e.Dice[0] + e.Dice[1])
+			dice, moves, dest = int(e.Dice[0]+e.Dice[1]), 0, -1
+		case monopoly.EvMove:
+			moves++
+			dest = int(e.Square)
 		case monopoly.EvCard:
 			card = true
 		case monopoly.EvRent:
+			// A rent raised over several actions is owed to whoever owned
+			// the square at the landing, even if it changed hands since.
 			sq := int(e.Square)
+			if dice < 0 || card || moves != 1 || dest != sq {
+				continue
+			}
 			if pre.Mortgaged(sq) || pre.Owner(sq) != int(e.Other) || e.Player == e.Other {
 				return fmt.Errorf("rent on %s paid by %d to %d (owner %d, mortgaged %v) (8.4)",
 					c.r.Squares[sq].Name, e.Player, e.Other, pre.Owner(sq), pre.Mortgaged(sq))
-			}
-			if dice < 0 || card {
-				continue
 			}
 			c.rentSeen++
 			if want := expectedRent(pre, sq, dice); int(e.Amount) != want {
@@ -948,9 +954,9 @@ func checkState(g *monopoly.Game) error {
 			return fmt.Errorf("player %d in jail on square %d", i, g.Position(i))
 		}
 		// The last failed roll leaves the count at the limit while the
-		// forced fine is raised (7.8).
+		// forced fine is raised, during the resolution of that roll (7.8).
 		limit := r.JailTurns - 1
-		if d := g.Pending(); d.Kind == monopoly.DecisionRaiseCash && d.Player == i && g.InJail(i) {
+		if g.InJail(i) && i == g.Current() && g.Phase() == monopoly.PhaseResolve && !g.Over() {
 			limit++
 		}
 		if g.JailTurns(i) < 0 || g.JailTurns(i) > limit || (!g.InJail(i) && g.JailTurns(i) != 0) {
@@ -1013,6 +1019,12 @@ func checkState(g *monopoly.Game) error {
 		return fmt.Errorf("%s pending for player %d with no legal action", d.Kind, p)
 	}
 	switch d.Kind {
+	case monopoly.DecisionBuy, monopoly.DecisionBid, monopoly.DecisionMortgagedTransfer:
+		if d.Square < 0 || d.Square >= len(r.Squares) || !r.Squares[d.Square].Ownable() {
+			return fmt.Errorf("%s pending for square %d, which cannot be owned", d.Kind, d.Square)
+		}
+	}
+	switch d.Kind {
 	case monopoly.DecisionManage:
 		if p != cur {
 			return fmt.Errorf("manage pending for %d on %d's turn", p, cur)
@@ -1039,7 +1051,7 @@ func checkState(g *monopoly.Game) error {
 		}
 	case monopoly.DecisionTradeResponse:
 		o := g.PendingOffer()
-		if int(o.To) != p || int(o.From) == p || g.Bankrupt(int(o.From)) {
+		if int(o.To) != p || int(o.From) == p || o.From < 0 || int(o.From) >= n || g.Bankrupt(int(o.From)) {
 			return fmt.Errorf("trade_response for %d on offer %+v", p, o)
 		}
 	}

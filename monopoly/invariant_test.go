@@ -1,7 +1,9 @@
 package monopoly_test
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -203,4 +205,99 @@ func moves(k monopoly.EventKind) bool {
 func groupOf(r *monopoly.Rules, sq int) (int, bool) {
 	s := r.Squares[sq]
 	return s.Group, s.Kind == monopoly.KindStreet
+}
+
+// TestLargeAmounts plays amounts at the limits the rules files allow:
+// the books must still close and no cash may wrap around. A case whose
+// amounts the rules refuse is skipped.
+func TestLargeAmounts(t *testing.T) {
+	tests := []struct {
+		name    string
+		rules   string
+		dice    [][2]int
+		actions func(g *monopoly.Game) []monopoly.Action // then baseline bots play
+		play    int                                      // actions of the bots
+	}{
+		{
+			name:  "trade of the largest starting cash",
+			rules: "starting_cash: 1073741824",
+			actions: func(g *monopoly.Game) []monopoly.Action {
+				o := monopoly.TradeOffer{To: 1, GiveCash: int64(g.Cash(0))}
+				return []monopoly.Action{
+					{Kind: monopoly.ActProposeTrade, Player: 0, Offer: &o},
+					{Kind: monopoly.ActAcceptTrade, Player: 1},
+				}
+			},
+		},
+		{
+			name:  "card paying three billion",
+			rules: "decks:\n  - name: chance\n    cards: [{id: big, do: RECEIVE 3000000000}]\n  - name: community_chest\n    cards: [{id: small, do: RECEIVE 1}]",
+			dice:  [][2]int{{3, 4}},
+			actions: func(g *monopoly.Game) []monopoly.Action {
+				return []monopoly.Action{{Kind: monopoly.ActContinue, Player: 0}}
+			},
+		},
+		{
+			// The largest salary and starting cash, in a game without a
+			// round limit that nobody can lose.
+			name:  "largest salary for ever",
+			rules: fmt.Sprintf("go_salary: %d\nstarting_cash: %d\nmax_rounds: 0", monopoly.MaxAmount, 10*monopoly.MaxAmount),
+			play:  60_000,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := monopoly.ParseRules("large.yaml", []byte(tc.rules))
+			if err != nil {
+				t.Skipf("the rules refuse the amount, as they may: %v", err)
+			}
+			g := monopoly.New(r, 2, 1)
+			if tc.dice != nil {
+				g.ScriptDice(tc.dice)
+			}
+			g.Record(true)
+			g.TakeEvents()
+			c := newChecker(g)
+			var acts []monopoly.Action
+			if tc.actions != nil {
+				acts = tc.actions(g)
+			}
+			for _, a := range acts {
+				applied, bad := c.try(g, a)
+				if bad != nil {
+					t.Fatal(bad)
+				}
+				if !applied {
+					t.Fatalf("%s refused: %v", showAction(a), g.Check(a))
+				}
+			}
+			as := seatAgents([]string{"baseline"}, 2, 1)
+			for n := 0; n < tc.play && !g.Over(); n++ {
+				if _, bad := c.try(g, decide(g, as)); bad != nil {
+					t.Fatalf("round %d: %v", g.Round(), bad)
+				}
+			}
+		})
+	}
+}
+
+// TestRefusalMessages checks the errors of refused actions of every kind,
+// valid or not (a client may send any number): each is a *RuleError whose
+// message names the action and the rule, without formatting failures.
+func TestRefusalMessages(t *testing.T) {
+	g := monopoly.New(monopoly.DefaultRules(), 3, 1)
+	for _, k := range []monopoly.ActionKind{monopoly.ActNone, monopoly.ActBid, monopoly.ActLiftMortgage, monopoly.ActLiftMortgage + 1, 255} {
+		for _, p := range []int{0, 1, -1} {
+			a := monopoly.Action{Kind: k, Player: p, Square: 1}
+			err := g.Apply(a)
+			var re *monopoly.RuleError
+			if !errors.As(err, &re) {
+				t.Errorf("kind %d by %d: error %v is not a *RuleError", k, p, err)
+				continue
+			}
+			if msg := err.Error(); strings.Contains(msg, "%!") || !strings.Contains(msg, "illegal") || re.Rule == "" {
+				t.Errorf("kind %d by %d: message %q", k, p, msg)
+			}
+		}
+	}
 }

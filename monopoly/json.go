@@ -18,7 +18,7 @@ type gameJSON struct {
 	Mortgaged   uint64          `json:"mortgaged"`
 	HouseSupply int16           `json:"house_supply"`
 	HotelSupply int16           `json:"hotel_supply"`
-	Jackpot     int32           `json:"jackpot"`
+	Jackpot     int64           `json:"jackpot"`
 	Decks       []deckState     `json:"decks"`
 	Current     int8            `json:"current"`
 	Doubles     int8            `json:"doubles"`
@@ -56,7 +56,7 @@ type taskJSON struct {
 	To      int8     `json:"to"`
 	Reason  Reason   `json:"reason"`
 	RentMul int8     `json:"rent_mul"`
-	Amount  int32    `json:"amount"`
+	Amount  int64    `json:"amount"`
 }
 
 // MarshalJSON writes the whole game, rules included.

@@ -36,7 +36,7 @@ func popLowest(m uint64) int { return bits.TrailingZeros64(m) }
 // change of cash in the engine goes through here, which is what lets the
 // books be checked.
 func (g *Game) transfer(from, to int8, amt int) {
-	a := int32(amt)
+	a := int64(amt)
 	switch from {
 	case Bank:
 		g.bankNet += int64(amt)
@@ -90,7 +90,7 @@ func (g *Game) runPay(t *task) bool {
 	if int(g.p[from].Cash) < amt {
 		if t.pc == 0 { // announce the debt once, not at every sale
 			t.pc = 1
-			g.emit(Event{Kind: EvDebt, Player: from, Other: g.creditor(), Square: t.sq, Amount: int32(amt), Reason: t.reason})
+			g.emit(Event{Kind: EvDebt, Player: from, Other: g.creditor(), Square: t.sq, Amount: int64(amt), Reason: t.reason})
 		}
 		g.pk, g.pp = DecisionRaiseCash, from
 		return false

@@ -3,7 +3,7 @@ package monopoly
 // auctionState is the open ascending auction in progress (8.3).
 type auctionState struct {
 	Square int8
-	High   int32 // highest bid so far (0: none)
+	High   int64 // highest bid so far (0: none)
 	Bidder int8  // highest bidder, -1: none
 	Next   int8  // seat to call next
 	Out    uint8 // seats that dropped out (bankrupt seats start out)
@@ -114,7 +114,7 @@ func (g *Game) build(p int8, sq int) {
 		g.houseSupply--
 	}
 	g.houses[sq]++
-	g.emit(Event{Kind: EvBuild, Player: p, Square: int8(sq), Amount: int32(cost), Other: g.houses[sq]})
+	g.emit(Event{Kind: EvBuild, Player: p, Square: int8(sq), Amount: int64(cost), Other: g.houses[sq]})
 }
 
 func (g *Game) canSell(p int8, sq int) string {
@@ -148,7 +148,7 @@ func (g *Game) sellBuilding(p int8, sq int) {
 		g.houses[sq]--
 	}
 	g.transfer(Bank, p, sold*half)
-	g.emit(Event{Kind: EvSellBuilding, Player: p, Square: int8(sq), Amount: int32(sold * half), Other: g.houses[sq]})
+	g.emit(Event{Kind: EvSellBuilding, Player: p, Square: int8(sq), Amount: int64(sold * half), Other: g.houses[sq]})
 }
 
 func (g *Game) canMortgage(p int8, sq int) string {
@@ -169,7 +169,7 @@ func (g *Game) mortgage(p int8, sq int) {
 	g.mortgaged |= 1 << sq
 	amt := g.rules.Squares[sq].Mortgage
 	g.transfer(Bank, p, amt)
-	g.emit(Event{Kind: EvMortgage, Player: p, Square: int8(sq), Amount: int32(amt)})
+	g.emit(Event{Kind: EvMortgage, Player: p, Square: int8(sq), Amount: int64(amt)})
 }
 
 func (g *Game) canUnmortgage(p int8, sq int) string {
@@ -188,7 +188,7 @@ func (g *Game) unmortgage(p int8, sq int) {
 	cost := g.rules.UnmortgageCost(sq)
 	g.transfer(p, Bank, cost)
 	g.mortgaged &^= 1 << sq
-	g.emit(Event{Kind: EvUnmortgage, Player: p, Square: int8(sq), Amount: int32(cost)})
+	g.emit(Event{Kind: EvUnmortgage, Player: p, Square: int8(sq), Amount: int64(cost)})
 }
 
 // TradeOffer is a proposed trade (7.7): what the proposer gives and what
@@ -198,8 +198,8 @@ type TradeOffer struct {
 	From, To    int8
 	GiveSquares uint64
 	GetSquares  uint64
-	GiveCash    int32
-	GetCash     int32
+	GiveCash    int64
+	GetCash     int64
 	GiveCards   uint8
 	GetCards    uint8
 }

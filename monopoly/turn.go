@@ -40,7 +40,7 @@ type task struct {
 	to      int8 // taskPay: creditor
 	reason  Reason
 	rentMul int8 // taskDiceRent: dice multiplier
-	amount  int32
+	amount  int64
 }
 
 func (g *Game) push(t task) {
@@ -131,7 +131,7 @@ func (g *Game) runTask(t *task) bool {
 		g.emit(Event{Kind: EvRoll, Player: tt.player, Dice: [2]int8{int8(d1), int8(d2)}})
 		if o := g.owner[tt.sq]; o >= 0 && o != tt.player && !g.Mortgaged(int(tt.sq)) {
 			g.push(task{kind: taskPay, player: tt.player, to: o, sq: tt.sq, reason: ReasonRent,
-				amount: int32((d1 + d2) * int(tt.rentMul))})
+				amount: int64((d1 + d2) * int(tt.rentMul))})
 		}
 	case taskMove:
 		tt := *t
@@ -150,7 +150,7 @@ func (g *Game) startTurn() {
 	g.jailedNow = false
 	g.proposals = 0
 	g.phase = PhaseBeforeRoll
-	g.emit(Event{Kind: EvTurnStart, Player: g.cur, Amount: g.round})
+	g.emit(Event{Kind: EvTurnStart, Player: g.cur, Amount: int64(g.round)})
 }
 
 func (g *Game) setPhase(ph Phase) {
@@ -193,11 +193,11 @@ func (g *Game) rollInJail() {
 	}
 	p.JailTurns++
 	if int(p.JailTurns) < g.rules.JailTurns {
-		g.emit(Event{Kind: EvStayInJail, Player: g.cur, Amount: int32(p.JailTurns)})
+		g.emit(Event{Kind: EvStayInJail, Player: g.cur, Amount: int64(p.JailTurns)})
 		return
 	}
-	g.push(task{kind: taskMove, player: g.cur, amount: int32(d1 + d2)})
-	g.push(task{kind: taskPay, player: g.cur, to: g.bankFor(ReasonJailFine), reason: ReasonJailFine, amount: int32(g.rules.JailFine)})
+	g.push(task{kind: taskMove, player: g.cur, amount: int64(d1 + d2)})
+	g.push(task{kind: taskPay, player: g.cur, to: g.bankFor(ReasonJailFine), reason: ReasonJailFine, amount: int64(g.rules.JailFine)})
 }
 
 func (g *Game) leaveJail(p int8) {
@@ -258,7 +258,7 @@ func (g *Game) finishByNetWorth() {
 	g.over, g.capped, g.winner = true, true, winner
 	g.clearTasks()
 	g.pk = DecisionNone
-	g.emit(Event{Kind: EvGameOver, Player: winner, Amount: int32(best), Flag: true})
+	g.emit(Event{Kind: EvGameOver, Player: winner, Amount: int64(best), Flag: true})
 }
 
 func (g *Game) sendToJail(p int8) {
@@ -303,7 +303,7 @@ func (g *Game) advanceTo(p int8, target int, rentMul, diceMul int) {
 
 func (g *Game) paySalary(p int8) {
 	g.transfer(Bank, p, g.rules.GoSalary)
-	g.emit(Event{Kind: EvSalary, Player: p, Amount: int32(g.rules.GoSalary)})
+	g.emit(Event{Kind: EvSalary, Player: p, Amount: int64(g.rules.GoSalary)})
 }
 
 // land resolves the square a player has reached (7.3), with a card's rent
@@ -335,10 +335,10 @@ func (g *Game) land(pl int8, rentMul, diceMul int) {
 		}
 		if int(g.p[pl].Cash) >= rent {
 			g.transfer(pl, o, rent)
-			g.emit(Event{Kind: EvRent, Player: pl, Other: o, Square: int8(sq), Amount: int32(rent), Reason: ReasonRent})
+			g.emit(Event{Kind: EvRent, Player: pl, Other: o, Square: int8(sq), Amount: int64(rent), Reason: ReasonRent})
 			return
 		}
-		g.push(task{kind: taskPay, player: pl, to: o, sq: int8(sq), reason: ReasonRent, amount: int32(rent)})
+		g.push(task{kind: taskPay, player: pl, to: o, sq: int8(sq), reason: ReasonRent, amount: int64(rent)})
 	case KindAction:
 		g.push(task{kind: taskOps, player: pl, sq: int8(sq), deck: -1})
 	}
@@ -407,21 +407,21 @@ func (g *Game) runOp(t *task) {
 		g.moveBy(pl, op.A)
 	case OpPay:
 		if op.Each {
-			g.push(task{kind: taskPay, player: pl, to: each, reason: ReasonCard, amount: int32(op.A)})
+			g.push(task{kind: taskPay, player: pl, to: each, reason: ReasonCard, amount: int64(op.A)})
 		} else {
-			g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonCard), reason: ReasonCard, amount: int32(op.A)})
+			g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonCard), reason: ReasonCard, amount: int64(op.A)})
 		}
 	case OpReceive:
 		if !op.Each {
 			g.transfer(Bank, pl, op.A)
-			g.emit(Event{Kind: EvPay, Player: Bank, Other: pl, Amount: int32(op.A), Reason: ReasonCard})
+			g.emit(Event{Kind: EvPay, Player: Bank, Other: pl, Amount: int64(op.A), Reason: ReasonCard})
 			break
 		}
 		// Pushed in reverse so that the others pay in seating order.
 		for k := g.n - 1; k >= 1; k-- {
 			j := (pl + k) % g.n
 			if !g.p[j].Bankrupt {
-				g.push(task{kind: taskPay, player: j, to: pl, reason: ReasonCard, amount: int32(op.A)})
+				g.push(task{kind: taskPay, player: j, to: pl, reason: ReasonCard, amount: int64(op.A)})
 			}
 		}
 	case OpRepairs:
@@ -435,7 +435,7 @@ func (g *Game) runOp(t *task) {
 			}
 		}
 		if amt := houses*op.A + hotels*op.B; amt > 0 {
-			g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonRepairs), reason: ReasonRepairs, amount: int32(amt)})
+			g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonRepairs), reason: ReasonRepairs, amount: int64(amt)})
 		}
 	case OpGoToJail:
 		g.sendToJail(pl)
@@ -448,12 +448,12 @@ func (g *Game) runOp(t *task) {
 		if op.B > 0 && g.rules.IncomeTax == IncomeTaxLesser {
 			amt = min(amt, g.assets(int(pl))*op.B/100)
 		}
-		g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonTax), sq: int8(g.p[pl].Pos), reason: ReasonTax, amount: int32(amt)})
+		g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonTax), sq: int8(g.p[pl].Pos), reason: ReasonTax, amount: int64(amt)})
 	case OpJackpot:
 		if g.jackpot > 0 {
 			amt := int(g.jackpot)
 			g.transfer(Jackpot, pl, amt)
-			g.emit(Event{Kind: EvPay, Player: Jackpot, Other: pl, Amount: int32(amt), Reason: ReasonJackpot})
+			g.emit(Event{Kind: EvPay, Player: Jackpot, Other: pl, Amount: int64(amt), Reason: ReasonJackpot})
 		}
 	}
 }

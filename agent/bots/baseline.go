@@ -227,13 +227,13 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			if v.Cash(me)-cash < b.P.Reserve {
 				continue
 			}
-			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int32(cash)}
+			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(cash)}
 			b.pending = o
 			return o, true
 		}
 		// A purchase, if it leaves cash to build with.
 		if v.Cash(me)-wantValue >= b.P.Reserve+g.HouseCost*len(g.Squares) {
-			o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int32(wantValue)}
+			o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
 			b.pending = o
 			return o, true
 		}

@@ -144,7 +144,7 @@ func playGame(rules *monopoly.Rules, seats []string, seed uint64, log playLog) (
 	outRound := make([]int, len(seats))
 	// The first turn started inside New, before recording was on.
 	round := g.Round()
-	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int32(round)}}
+	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int64(round)}}
 	log.events(g, first, []int{round})
 	var rounds []int
 	for n := 0; !g.Over(); n++ {
