@@ -43,6 +43,9 @@ type Baseline struct {
 	rejectedAt [64]int // turn a proposal for a square was last rejected
 	pending    monopoly.TradeOffer
 	offer      monopoly.TradeOffer // the proposal being made (Action points at it)
+
+	noTradeKey  uint64 // ownership when the last trade search found nothing
+	noTradeCash int    // and the cash it had then
 }
 
 // NewBaseline returns a baseline player.
@@ -109,9 +112,16 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	cash := v.Cash(me)
 	if d.Phase == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() {
 		b.triedTurn = v.Turn()
-		if o, ok := b.findTrade(v, me); ok {
-			b.offer = o
-			return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}
+		// A search that found nothing finds nothing again until the
+		// properties change hands or its cash grows.
+		key := ownership(v)
+		if key != b.noTradeKey || cash > b.noTradeCash || b.noTradeKey == 0 {
+			if o, ok := b.findTrade(v, me); ok {
+				b.offer = o
+				b.noTradeKey = 0
+				return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}
+			}
+			b.noTradeKey, b.noTradeCash = key, cash
 		}
 	}
 	// Remember how the last proposal went: a rejected offer is not made
@@ -280,6 +290,19 @@ func (b *Baseline) tradeGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 	}
 	gain += 50 * (bits.OnesCount8(o.GiveCards) - bits.OnesCount8(o.GetCards))
 	return gain
+}
+
+// ownership fingerprints who owns what, the mortgages and the building
+// supply (buildings block trades), so that a fruitless search need not be
+// repeated.
+func ownership(v monopoly.View) uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for p := range v.Players() {
+		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
+	}
+	h = (h ^ v.MortgagedMask()) * 0x100000001b3
+	h = (h ^ uint64(v.HouseSupply()<<8|v.HotelSupply())) * 0x100000001b3
+	return h | 1 // never 0, which means "no search recorded"
 }
 
 // groupBonus is what owning the whole colour group of sq adds: the group's

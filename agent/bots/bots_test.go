@@ -1,0 +1,165 @@
+package bots_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+func rules(t *testing.T, doc string) *monopoly.Rules {
+	t.Helper()
+	r, err := monopoly.DefaultRules().WithOverrides("test", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Every answer of both bots is legal (arena.Play fails on an illegal one)
+// and their games end: baseline games by bankruptcy, random ones at worst
+// at the round limit.
+func TestBotsPlayLegalGamesThatEnd(t *testing.T) {
+	for _, c := range []struct {
+		bots        []string
+		minFinished float64
+	}{
+		{[]string{"baseline"}, 0.98},
+		{[]string{"random"}, 0},
+		{[]string{"baseline", "random", "baseline", "random"}, 0.9},
+	} {
+		cfg := arena.Config{Rules: rules(t, "max_rounds: 500"), Players: 4, Bots: c.bots, Seed: 11, Games: 200}
+		res, err := arena.Simulate(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", c.bots, err)
+		}
+		s := arena.Summarize(cfg, res)
+		if got := float64(s.Finished) / float64(s.Games); got < c.minFinished {
+			t.Errorf("%v: %.2f of games finished before the limit, want at least %.2f", c.bots, got, c.minFinished)
+		}
+	}
+}
+
+// Baseline beats random decisively: a bot that buys, builds and trades
+// must win far more than its 25% share against players that do not.
+func TestBaselineBeatsRandom(t *testing.T) {
+	cfg := arena.Config{Rules: rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"baseline", "random", "random", "random"}, Seed: 5, Games: 300}
+	res, err := arena.Simulate(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := arena.Summarize(cfg, res)
+	if rate := s.ByBot["baseline"].Rate; rate < 0.6 {
+		t.Fatalf("baseline won %.2f of its games against three random bots, want ≥ 0.6", rate)
+	}
+}
+
+func TestSameSeedSameGame(t *testing.T) {
+	cfg := arena.Config{Rules: rules(t, "max_rounds: 500"), Players: 4, Bots: []string{"baseline", "random"}, Seed: 3, Games: 1}
+	a, err := cfg.RunGame(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := cfg.RunGame(7)
+	if a != b {
+		t.Fatalf("same seed, different games: %+v vs %+v", a, b)
+	}
+}
+
+// tradePosition is a 3-player game where seat 1 owns two of the three
+// oranges and seat 0 the third, and seat 0 owns two light blues whose
+// third is seat 1's.
+func tradePosition(t *testing.T) *monopoly.Game {
+	t.Helper()
+	r := monopoly.DefaultRules()
+	sq := func(n string) int { i, _ := r.SquareIndex(n); return i }
+	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1}
+	for range 3 {
+		setup.Players = append(setup.Players, monopoly.PlayerSetup{Cash: 1500})
+	}
+	for _, p := range []struct {
+		name  string
+		owner int
+	}{
+		{"St. James Place", 1}, {"Tennessee Avenue", 1}, {"New York Avenue", 0},
+		{"Oriental Avenue", 0}, {"Vermont Avenue", 0}, {"Connecticut Avenue", 1},
+		{"Electric Company", 1},
+	} {
+		setup.Properties = append(setup.Properties, monopoly.PropertySetup{Square: sq(p.name), Owner: p.owner})
+	}
+	g, err := monopoly.NewFromSetup(r, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// answer has seat 0's baseline answer an offer from seat 1.
+func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.ActionKind {
+	t.Helper()
+	g = g.Clone()
+	// Seat 0 is to move: pass to seat 1 so that it can propose.
+	if err := g.Apply(monopoly.Action{Kind: monopoly.ActContinue, Player: 0}); err != nil {
+		t.Fatal(err)
+	}
+	g.ScriptDice([][2]int{{1, 2}})
+	for g.Pending().Player != 1 || g.Pending().Kind != monopoly.DecisionManage {
+		d := g.Pending()
+		a := monopoly.Action{Kind: monopoly.ActContinue, Player: d.Player}
+		if d.Kind == monopoly.DecisionBuy {
+			a.Kind = monopoly.ActDecline
+		} else if d.Kind == monopoly.DecisionBid {
+			a.Kind = monopoly.ActDropOut
+		}
+		if err := g.Apply(a); err != nil {
+			t.Fatalf("%+v: %v", d, err)
+		}
+	}
+	if err := g.Apply(monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 1, Offer: &o}); err != nil {
+		t.Fatal(err)
+	}
+	d := g.Pending()
+	if d.Kind != monopoly.DecisionTradeResponse || d.Player != 0 {
+		t.Fatalf("pending %+v", d)
+	}
+	return bots.NewBaseline(bots.DefaultParams()).Decide(g.View(0), d).Kind
+}
+
+func TestBaselineRefusesLopsidedTrades(t *testing.T) {
+	g := tradePosition(t)
+	r := g.Rules()
+	sq := func(n string) uint64 { i, _ := r.SquareIndex(n); return 1 << i }
+	cases := []struct {
+		name string
+		o    monopoly.TradeOffer
+		want monopoly.ActionKind
+	}{
+		{"completing their oranges for a utility", monopoly.TradeOffer{To: 0, GiveSquares: sq("Electric Company"), GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
+		{"completing their oranges for its price", monopoly.TradeOffer{To: 0, GiveCash: 200, GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
+		{"completing their oranges for a compensating price", monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: sq("New York Avenue")}, monopoly.ActAcceptTrade},
+		{"a swap completing both groups, balanced with cash", monopoly.TradeOffer{To: 0, GiveSquares: sq("Connecticut Avenue"), GiveCash: 520, GetSquares: sq("New York Avenue")}, monopoly.ActAcceptTrade},
+		{"a swap completing both groups, unbalanced", monopoly.TradeOffer{To: 0, GiveSquares: sq("Connecticut Avenue"), GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := answer(t, g, c.o); got != c.want {
+				t.Fatalf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// The registry makes every bot it lists.
+func TestRegistry(t *testing.T) {
+	for _, n := range agent.Names() {
+		if _, err := agent.New(n, 0, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := agent.New("no-such-bot", 0, 1); err == nil {
+		t.Fatal("unknown bot accepted")
+	}
+}
