@@ -281,7 +281,11 @@ func (p *dslParser) command() (Op, error) {
 			if op.B == 0 || op.B > 100 {
 				return op, p.errAt(t, "percentage must be between 1 and 100")
 			}
-			if pct, err := p.next("%"); err != nil || pct.text != "%" {
+			pct, err := p.next("%")
+			if err != nil {
+				return op, err
+			}
+			if pct.text != "%" {
 				return op, p.errAt(pct, "expected %% after the percentage")
 			}
 		}

@@ -301,3 +301,45 @@ func TestRefusalMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestHousingShortageSale sells a hotel with few houses in the bank
+// (7.6, 8.2): the street keeps the houses the bank can supply, at most
+// four, and the seller gets half the cost of each building given up.
+func TestHousingShortageSale(t *testing.T) {
+	for _, supply := range []int{0, 1, 2, 3, 4, 9} {
+		t.Run(fmt.Sprintf("%d houses in the bank", supply), func(t *testing.T) {
+			r := rulesWith(t, fmt.Sprintf("max_houses: %d", supply))
+			s := monopoly.Setup{
+				Players:     []monopoly.PlayerSetup{{Cash: 100}, {Cash: 100}},
+				Properties:  []monopoly.PropertySetup{{Square: 1, Owner: 0, Houses: 5}, {Square: 3, Owner: 0, Houses: 5}},
+				HouseSupply: -1, HotelSupply: -1,
+			}
+			g, err := monopoly.NewFromSetup(r, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Record(true)
+			g.TakeEvents()
+			c := newChecker(g)
+			applied, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Square: 1})
+			if bad != nil || !applied {
+				t.Fatalf("applied %v: %v", applied, bad)
+			}
+			keep := min(4, supply)
+			if g.Houses(1) != keep || g.HouseSupply() != supply-keep || g.HotelSupply() != r.MaxHotels-1 {
+				t.Errorf("after the sale: %d houses on the street, %d houses and %d hotels in the bank; want %d, %d, %d",
+					g.Houses(1), g.HouseSupply(), g.HotelSupply(), keep, supply-keep, r.MaxHotels-1)
+			}
+			if want := 100 + (5-keep)*r.HouseCost(1)/2; g.Cash(0) != want {
+				t.Errorf("cash %d after the sale, want %d", g.Cash(0), want)
+			}
+			if supply < 4 && c.shortage != 1 {
+				t.Errorf("the checker saw %d shortage sales", c.shortage)
+			}
+			// The uneven group may be evened out again: sell the other hotel.
+			if _, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Square: 3}); bad != nil {
+				t.Fatal(bad)
+			}
+		})
+	}
+}

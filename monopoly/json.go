@@ -302,7 +302,7 @@ func (g *Game) validate() *stateError {
 			return fail(f, "player %d", t.player)
 		case t.kind == taskPay && !(seat(t.to) || t.to == Bank || t.to == Jackpot || t.to == each):
 			return fail(f, "creditor %d", t.to)
-		case t.kind == taskPay && t.amount < 0, t.reason > ReasonJackpot:
+		case t.kind == taskPay && t.amount < 0, t.reason > ReasonBankruptcy:
 			return fail(f, "amount or reason")
 		case (t.kind == taskBuy || t.kind == taskAuction || t.kind == taskMortgagedTransfer || t.kind == taskDiceRent) &&
 			!r.Squares[t.sq].Ownable():

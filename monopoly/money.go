@@ -17,9 +17,10 @@ const (
 	ReasonJailFine
 	ReasonTransferFee
 	ReasonJackpot
+	ReasonBankruptcy
 )
 
-var reasonNames = [...]string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot"}
+var reasonNames = [...]string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot", "bankruptcy"}
 
 func (r Reason) String() string {
 	if int(r) < len(reasonNames) {
@@ -151,13 +152,16 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 		}
 		g.houses[sq] = 0
 		if creditor >= 0 {
-			g.transfer(Bank, p, h*g.rules.HouseCost(sq)/2)
+			v := h * g.rules.HouseCost(sq) / 2
+			g.transfer(Bank, p, v)
+			g.emit(Event{Kind: EvSellBuilding, Player: p, Square: int8(sq), Amount: int64(v)})
 		}
 	}
 	var follow [MaxSquares]task
 	nf := 0
 	if creditor >= 0 {
 		if pl.Cash > 0 {
+			g.emit(Event{Kind: EvPay, Player: p, Other: creditor, Amount: pl.Cash, Reason: ReasonBankruptcy})
 			g.transfer(p, creditor, int(pl.Cash))
 		}
 		g.p[creditor].JailCards |= pl.JailCards
@@ -173,6 +177,7 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 		}
 	} else {
 		if pl.Cash > 0 {
+			g.emit(Event{Kind: EvPay, Player: p, Other: Bank, Amount: pl.Cash, Reason: ReasonBankruptcy})
 			g.transfer(p, Bank, int(pl.Cash))
 		}
 		g.returnJailCards(p)

@@ -215,11 +215,20 @@ func (r *Rules) WithOverrides(name string, doc []byte) (*Rules, error) {
 	return cfg.overlay(name, doc)
 }
 
-func defaultConfig() rulesConfig {
+// embeddedConfig is the embedded rules.yaml, decoded once. Overlays
+// replace its lists whole and never write into them, so copies may share
+// them; only the position map is cloned.
+var embeddedConfig = func() rulesConfig {
 	cfg := rulesConfig{pos: strictyaml.Positions{}}
 	if err := strictyaml.Decode(embeddedName, defaultRulesYAML, &cfg, cfg.pos); err != nil {
 		panic(err)
 	}
+	return cfg
+}()
+
+func defaultConfig() rulesConfig {
+	cfg := embeddedConfig
+	cfg.pos = maps.Clone(embeddedConfig.pos)
 	return cfg
 }
 
