@@ -310,40 +310,45 @@ func kindName(k reflect.Kind) string {
 	return "integer"
 }
 
+// structFields maps the yaml key of each exported field of t to its index.
 func structFields(t reflect.Type) map[string]int {
 	m := map[string]int{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
+	for i, name := range keys(t) {
+		if name != "" {
+			m[name] = i
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
-		m[name] = i
 	}
 	return m
 }
 
+// fieldNames lists the yaml keys of t, for messages.
 func fieldNames(t reflect.Type) []string {
 	var names []string
-	for i := 0; i < t.NumField(); i++ {
+	for _, name := range keys(t) {
+		if name != "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// keys returns the yaml key of each field of t by index ("" for fields
+// that are unexported or tagged "-").
+func keys(t reflect.Type) []string {
+	names := make([]string, t.NumField())
+	for i := range names {
 		f := t.Field(i)
 		if !f.IsExported() {
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if name == "-" {
+		switch name {
+		case "-":
 			continue
-		}
-		if name == "" {
+		case "":
 			name = strings.ToLower(f.Name)
 		}
-		names = append(names, name)
+		names[i] = name
 	}
 	return names
 }
