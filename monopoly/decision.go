@@ -160,149 +160,188 @@ func (e *RuleError) Error() string {
 // ErrGameOver is returned by Apply once the game has ended.
 var ErrGameOver = fmt.Errorf("monopoly: the game is over")
 
-func (g *Game) illegal(a Action, format string, args ...any) error {
-	return &RuleError{Action: a, Rule: fmt.Sprintf(format, args...)}
-}
+// Rules broken by a refused action, as constants so that finding one
+// costs nothing; Check adds the particulars to the message.
+const (
+	ruleGameOver    = "the game is over" // Check returns ErrGameOver
+	ruleNoDice      = "no scripted dice" // Check returns ErrNoDice
+	ruleWrongPlayer = "another player decides now"
+	ruleNotAnAnswer = "not an answer to the pending decision"
+	ruleNoSquare    = "no such square"
+	ruleNoOffer     = "no offer"
+	ruleBankruptcy  = "selling and mortgaging would raise the debt: bankruptcy only when they cannot (7.9, 8.15)"
+	ruleFine        = "not enough cash for the fine"
+	ruleNoJailCard  = "no Get Out of Jail Free card from that deck"
+	ruleBuyCash     = "not enough cash (7.4)"
+	ruleBidLow      = "a bid must be at least $1 and above the high bid (8.3)"
+	ruleBidCash     = "a bid cannot exceed your cash (8.3)"
+	ruleLiftCash    = "not enough cash for the fee and the mortgage (7.7)"
+)
 
 // Check validates a without applying it.
 func (g *Game) Check(a Action) error {
-	if g.over {
+	rule := g.refusal(a)
+	switch {
+	case len(rule) == 0:
+		return nil
+	case rule == ruleGameOver:
 		return ErrGameOver
-	}
-	if g.pk == DecisionNone {
+	case rule == ruleNoDice:
 		return ErrNoDice
 	}
+	return &RuleError{Action: a, Rule: g.explain(a, rule)}
+}
+
+// legal reports whether a would be accepted, without building an error.
+func (g *Game) legal(a Action) bool { return g.refusal(a) == "" }
+
+// explain adds to a broken rule the particulars of the position.
+func (g *Game) explain(a Action, rule string) string {
+	switch {
+	case rule == ruleWrongPlayer || rule == ruleNotAnAnswer:
+		return fmt.Sprintf("%s (player %d decides %s)", rule, g.pp, g.pk)
+	case rule == ruleNoSquare:
+		return fmt.Sprintf("%s: %d", rule, a.Square)
+	case a.Kind == ActBid:
+		return fmt.Sprintf("%s: high bid $%d", rule, g.auction.High)
+	case a.Kind == ActDeclareBankruptcy:
+		return fmt.Sprintf("%s: owed $%d", rule, g.owed(&g.tasks[g.nt-1]))
+	case a.Kind == ActBuild || a.Kind == ActSellBuilding || a.Kind == ActMortgage || a.Kind == ActUnmortgage:
+		return g.rules.Squares[a.Square].Name + ": " + rule
+	}
+	return rule
+}
+
+// endsTurn reports whether a is the current player going on after its last
+// roll: the commonest action of all, always legal, and given a short path.
+func (g *Game) endsTurn(a Action) bool {
+	return a.Kind == ActContinue && g.pk == DecisionManage && a.Player == int(g.pp) &&
+		g.phase == PhaseAfterRoll && !g.rollAgain && !g.over
+}
+
+// refusal returns the rule a breaks, a constant ("" when a is legal).
+func (g *Game) refusal(a Action) string {
+	if g.over {
+		return ruleGameOver
+	}
+	if g.pk == DecisionNone {
+		return ruleNoDice
+	}
 	if a.Player != int(g.pp) {
-		return g.illegal(a, "player %d decides now (%s)", g.pp, g.pk)
+		return ruleWrongPlayer
 	}
 	p := int8(a.Player)
-	sqOK := a.Square >= 0 && a.Square < len(g.rules.Squares)
+	onBoard := a.Square >= 0 && a.Square < len(g.rules.Squares)
 	switch g.pk {
 	case DecisionManage:
 		switch a.Kind {
 		case ActContinue:
 			before := g.phase == PhaseBeforeRoll && !g.p[p].InJail
 			if (before || g.phase == PhaseAfterRoll && g.rollAgain) && !g.canRoll() {
-				return ErrNoDice
+				return ruleNoDice
 			}
-			return nil
+			return ""
 		case ActBuild:
-			if !sqOK {
-				return g.illegal(a, "no square %d", a.Square)
+			if !onBoard {
+				return ruleNoSquare
 			}
-			if r := g.canBuild(p, a.Square); r != "" {
-				return g.illegal(a, "%s: %s", g.rules.Squares[a.Square].Name, r)
-			}
-			return nil
+			return g.canBuild(p, a.Square)
 		case ActUnmortgage:
-			if !sqOK {
-				return g.illegal(a, "no square %d", a.Square)
+			if !onBoard {
+				return ruleNoSquare
 			}
-			if r := g.canUnmortgage(p, a.Square); r != "" {
-				return g.illegal(a, "%s: %s", g.rules.Squares[a.Square].Name, r)
-			}
-			return nil
+			return g.canUnmortgage(p, a.Square)
 		case ActSellBuilding, ActMortgage, ActProposeTrade:
-			return g.checkRaising(a)
+			return g.raisingRefusal(a)
 		}
 	case DecisionRaiseCash:
 		switch a.Kind {
 		case ActSellBuilding, ActMortgage, ActProposeTrade:
-			return g.checkRaising(a)
+			return g.raisingRefusal(a)
 		case ActDeclareBankruptcy:
-			if owed := g.owed(&g.tasks[g.nt-1]); g.LiquidationValue(a.Player) >= owed {
-				return g.illegal(a, "selling and mortgaging would raise the %d owed: bankruptcy only when they cannot (7.9, 8.15)", owed)
+			if g.LiquidationValue(a.Player) >= g.owed(&g.tasks[g.nt-1]) {
+				return ruleBankruptcy
 			}
-			return nil
+			return ""
 		}
 	case DecisionJail:
 		switch a.Kind {
 		case ActPayJailFine:
 			if int(g.p[p].Cash) < g.rules.JailFine {
-				return g.illegal(a, "not enough cash for the fine")
+				return ruleFine
 			}
 		case ActUseJailCard:
 			if g.jailCardBit(p, a.Deck) < 0 {
-				return g.illegal(a, "no Get Out of Jail Free card from that deck")
+				return ruleNoJailCard
 			}
 		case ActRollForDoubles:
 		default:
-			return g.illegal(a, "not an answer to %s", g.pk)
+			return ruleNotAnAnswer
 		}
 		if !g.canRoll() {
-			return ErrNoDice
+			return ruleNoDice
 		}
-		return nil
+		return ""
 	case DecisionBuy:
 		switch a.Kind {
 		case ActBuy:
-			t := &g.tasks[g.nt-1]
-			if int(g.p[p].Cash) < g.rules.Squares[t.sq].Price {
-				return g.illegal(a, "not enough cash (7.4)")
+			if int(g.p[p].Cash) < g.rules.Squares[g.tasks[g.nt-1].sq].Price {
+				return ruleBuyCash
 			}
-			return nil
+			return ""
 		case ActDecline:
-			return nil
+			return ""
 		}
 	case DecisionBid:
 		switch a.Kind {
 		case ActBid:
 			if a.Amount <= int(g.auction.High) || a.Amount < 1 {
-				return g.illegal(a, "a bid must be at least $1 and above the high bid of %d (8.3)", g.auction.High)
+				return ruleBidLow
 			}
 			if a.Amount > int(g.p[p].Cash) {
-				return g.illegal(a, "a bid cannot exceed your cash (8.3)")
+				return ruleBidCash
 			}
-			return nil
+			return ""
 		case ActDropOut:
-			return nil
+			return ""
 		}
 	case DecisionTradeResponse:
 		if a.Kind == ActAcceptTrade || a.Kind == ActRejectTrade {
-			return nil
+			return ""
 		}
 	case DecisionMortgagedTransfer:
 		switch a.Kind {
 		case ActKeepMortgaged:
-			return nil
+			return ""
 		case ActLiftMortgage:
 			sq := int(g.tasks[g.nt-1].sq)
 			if int(g.p[p].Cash) < g.rules.TransferFee(sq)+g.rules.Squares[sq].Mortgage {
-				return g.illegal(a, "not enough cash for the fee and the mortgage (7.7)")
+				return ruleLiftCash
 			}
-			return nil
+			return ""
 		}
 	}
-	return g.illegal(a, "not an answer to %s", g.pk)
+	return ruleNotAnAnswer
 }
 
-// checkRaising validates the actions shared by manage and raise_cash.
-func (g *Game) checkRaising(a Action) error {
+// raisingRefusal checks the actions shared by manage and raise_cash.
+func (g *Game) raisingRefusal(a Action) string {
 	p := int8(a.Player)
 	if a.Kind == ActProposeTrade {
 		if a.Offer == nil {
-			return g.illegal(a, "no offer")
+			return ruleNoOffer
 		}
 		o := *a.Offer
 		o.From = p
-		if r := g.checkOffer(&o); r != "" {
-			return g.illegal(a, "%s", r)
-		}
-		return nil
+		return g.checkOffer(&o)
 	}
 	if a.Square < 0 || a.Square >= len(g.rules.Squares) {
-		return g.illegal(a, "no square %d", a.Square)
+		return ruleNoSquare
 	}
-	var r string
 	if a.Kind == ActSellBuilding {
-		r = g.canSell(p, a.Square)
-	} else {
-		r = g.canMortgage(p, a.Square)
+		return g.canSell(p, a.Square)
 	}
-	if r != "" {
-		return g.illegal(a, "%s: %s", g.rules.Squares[a.Square].Name, r)
-	}
-	return nil
+	return g.canMortgage(p, a.Square)
 }
 
 // jailCardBit finds p's card from deck d (any deck for d < 0).
@@ -320,9 +359,7 @@ func (g *Game) jailCardBit(p int8, d int) int {
 // error naming the rule and changes nothing; a legal one is carried out
 // and the game advances to the next decision.
 func (g *Game) Apply(a Action) error {
-	p := int8(a.Player)
-	if a.Kind == ActContinue && g.pk == DecisionManage && p == g.pp && !g.over && g.phase != PhaseBeforeRoll && !g.rollAgain {
-		// Ending the turn: the commonest action, and always legal.
+	if g.endsTurn(a) {
 		g.endTurn()
 		g.advance()
 		return nil
@@ -330,15 +367,13 @@ func (g *Game) Apply(a Action) error {
 	if err := g.Check(a); err != nil {
 		return err
 	}
+	p := int8(a.Player)
 	switch a.Kind {
-	case ActContinue:
-		switch {
-		case g.phase == PhaseBeforeRoll && g.p[p].InJail:
+	case ActContinue: // before the roll, or rolling again after doubles
+		if g.phase == PhaseBeforeRoll && g.p[p].InJail {
 			g.setPhase(PhaseJail)
-		case g.phase == PhaseBeforeRoll || g.rollAgain:
+		} else {
 			g.rollAndMove()
-		default:
-			g.endTurn()
 		}
 	case ActBuild:
 		g.build(p, a.Square)
@@ -465,40 +500,10 @@ func (g *Game) LegalActions(buf []Action) []Action {
 	return buf
 }
 
-// addLegal appends a for the pending decider if it is legal. The rules
-// that can refuse these candidates are checked without building an error,
-// so enumerating costs no allocation.
+// addLegal appends a, made by the pending decider, if it is legal.
 func (g *Game) addLegal(buf []Action, a Action) []Action {
 	a.Player = int(g.pp)
-	p := g.pp
-	ok := true
-	switch a.Kind {
-	case ActBuild:
-		ok = g.canBuild(p, a.Square) == ""
-	case ActUnmortgage:
-		ok = g.canUnmortgage(p, a.Square) == ""
-	case ActSellBuilding:
-		ok = g.canSell(p, a.Square) == ""
-	case ActMortgage:
-		ok = g.canMortgage(p, a.Square) == ""
-	case ActDeclareBankruptcy:
-		ok = g.LiquidationValue(int(p)) < g.owed(&g.tasks[g.nt-1])
-	case ActPayJailFine:
-		ok = int(g.p[p].Cash) >= g.rules.JailFine && g.canRoll()
-	case ActUseJailCard, ActRollForDoubles:
-		ok = g.canRoll()
-	case ActBuy:
-		ok = int(g.p[p].Cash) >= g.rules.Squares[g.tasks[g.nt-1].sq].Price
-	case ActBid:
-		ok = a.Amount <= int(g.p[p].Cash)
-	case ActLiftMortgage:
-		sq := int(g.tasks[g.nt-1].sq)
-		ok = int(g.p[p].Cash) >= g.rules.TransferFee(sq)+g.rules.Squares[sq].Mortgage
-	case ActContinue:
-		before := g.phase == PhaseBeforeRoll && !g.p[p].InJail
-		ok = !(before || g.phase == PhaseAfterRoll && g.rollAgain) || g.canRoll()
-	}
-	if ok {
+	if g.legal(a) {
 		buf = append(buf, a)
 	}
 	return buf

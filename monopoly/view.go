@@ -143,26 +143,30 @@ func (v View) Fork(seed uint64) *Game {
 	return f
 }
 
-// CanBuild reports whether the viewer may build on sq now.
+// CanBuild reports whether the viewer may build on sq now. The Can
+// methods call the rules directly, without Check's dispatch: bots ask them
+// in loops on every turn.
 func (v View) CanBuild(sq int) bool {
-	return v.g.pk == DecisionManage && int(v.g.pp) == v.me && v.g.canBuild(int8(v.me), sq) == ""
+	return v.deciding(DecisionManage) && v.onBoard(sq) && v.g.canBuild(int8(v.me), sq) == ""
 }
 
 // CanSellBuilding reports whether the viewer may sell a building on sq now.
 func (v View) CanSellBuilding(sq int) bool {
-	return v.mayRaise() && v.g.canSell(int8(v.me), sq) == ""
+	return v.mayRaise() && v.onBoard(sq) && v.g.canSell(int8(v.me), sq) == ""
 }
 
 // CanMortgage reports whether the viewer may mortgage sq now.
 func (v View) CanMortgage(sq int) bool {
-	return v.mayRaise() && v.g.canMortgage(int8(v.me), sq) == ""
+	return v.mayRaise() && v.onBoard(sq) && v.g.canMortgage(int8(v.me), sq) == ""
 }
 
 // CanUnmortgage reports whether the viewer may lift the mortgage on sq now.
 func (v View) CanUnmortgage(sq int) bool {
-	return v.g.pk == DecisionManage && int(v.g.pp) == v.me && v.g.canUnmortgage(int8(v.me), sq) == ""
+	return v.deciding(DecisionManage) && v.onBoard(sq) && v.g.canUnmortgage(int8(v.me), sq) == ""
 }
 
-func (v View) mayRaise() bool {
-	return (v.g.pk == DecisionManage || v.g.pk == DecisionRaiseCash) && int(v.g.pp) == v.me
-}
+func (v View) deciding(k DecisionKind) bool { return v.g.pk == k && int(v.g.pp) == v.me }
+
+func (v View) mayRaise() bool { return v.deciding(DecisionManage) || v.deciding(DecisionRaiseCash) }
+
+func (v View) onBoard(sq int) bool { return sq >= 0 && sq < len(v.g.rules.Squares) }
