@@ -126,16 +126,6 @@ func (k ActionKind) String() string {
 	return fmt.Sprintf("ActionKind(%d)", k)
 }
 
-// ParseActionKind returns the kind named s.
-func ParseActionKind(s string) (ActionKind, bool) {
-	for i, n := range actionNames {
-		if n == s && i > 0 {
-			return ActionKind(i), true
-		}
-	}
-	return ActNone, false
-}
-
 // Action is an answer to a decision.
 type Action struct {
 	Kind   ActionKind
@@ -390,8 +380,9 @@ func (g *Game) Apply(a Action) error {
 		g.emit(Event{Kind: EvTradeProposed, Player: p, Other: g.offer.To, Trade: g.offer})
 		g.push(task{kind: taskTrade, player: p})
 	case ActPayJailFine:
-		g.transfer(p, g.bankFor(ReasonJailFine), g.rules.JailFine)
-		g.emit(Event{Kind: EvPay, Player: p, Other: g.bankFor(ReasonJailFine), Amount: int64(g.rules.JailFine), Reason: ReasonJailFine})
+		to := g.finesAccount()
+		g.transfer(p, to, g.rules.JailFine)
+		g.emit(Event{Kind: EvPay, Player: p, Other: to, Amount: int64(g.rules.JailFine), Reason: ReasonJailFine})
 		g.leaveJail(p)
 		g.rollAndMove()
 	case ActUseJailCard:

@@ -56,9 +56,9 @@ func (g *Game) transfer(from, to int8, amt int) {
 	}
 }
 
-// bankFor is where a payment to the bank goes: the Free Parking pot for
-// taxes, fines and card charges when that rule is on (8.7 variant).
-func (g *Game) bankFor(r Reason) int8 {
+// finesAccount is where taxes, fines and card charges go: the bank, or
+// the Free Parking pot under that rule (8.7 variant).
+func (g *Game) finesAccount() int8 {
 	if g.rules.FreeParkingJackpot {
 		return Jackpot
 	}

@@ -211,10 +211,6 @@ func (r *Rules) JailCardBit(d int) (uint8, bool) {
 	return 1 << b, ok
 }
 
-// JailCardDeck returns the deck of the Get Out of Jail Free card with bit
-// index b.
-func (r *Rules) JailCardDeck(b int) int { return r.keepCards[b].deck }
-
 func (g *Game) checkOffer(o *TradeOffer) string {
 	if o.To < 0 || o.To >= g.n || o.To == o.From || g.p[o.To].Bankrupt {
 		return "no such player to trade with"

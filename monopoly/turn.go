@@ -197,7 +197,7 @@ func (g *Game) rollInJail() {
 		return
 	}
 	g.push(task{kind: taskMove, player: g.cur, amount: int64(d1 + d2)})
-	g.push(task{kind: taskPay, player: g.cur, to: g.bankFor(ReasonJailFine), reason: ReasonJailFine, amount: int64(g.rules.JailFine)})
+	g.push(task{kind: taskPay, player: g.cur, to: g.finesAccount(), reason: ReasonJailFine, amount: int64(g.rules.JailFine)})
 }
 
 func (g *Game) leaveJail(p int8) {
@@ -409,7 +409,7 @@ func (g *Game) runOp(t *task) {
 		if op.Each {
 			g.push(task{kind: taskPay, player: pl, to: each, reason: ReasonCard, amount: int64(op.A)})
 		} else {
-			g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonCard), reason: ReasonCard, amount: int64(op.A)})
+			g.push(task{kind: taskPay, player: pl, to: g.finesAccount(), reason: ReasonCard, amount: int64(op.A)})
 		}
 	case OpReceive:
 		if !op.Each {
@@ -435,7 +435,7 @@ func (g *Game) runOp(t *task) {
 			}
 		}
 		if amt := houses*op.A + hotels*op.B; amt > 0 {
-			g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonRepairs), reason: ReasonRepairs, amount: int64(amt)})
+			g.push(task{kind: taskPay, player: pl, to: g.finesAccount(), reason: ReasonRepairs, amount: int64(amt)})
 		}
 	case OpGoToJail:
 		g.sendToJail(pl)
@@ -448,7 +448,7 @@ func (g *Game) runOp(t *task) {
 		if op.B > 0 && g.rules.IncomeTax == IncomeTaxLesser {
 			amt = min(amt, g.assets(int(pl))*op.B/100)
 		}
-		g.push(task{kind: taskPay, player: pl, to: g.bankFor(ReasonTax), sq: int8(g.p[pl].Pos), reason: ReasonTax, amount: int64(amt)})
+		g.push(task{kind: taskPay, player: pl, to: g.finesAccount(), sq: int8(g.p[pl].Pos), reason: ReasonTax, amount: int64(amt)})
 	case OpJackpot:
 		if g.jackpot > 0 {
 			amt := int(g.jackpot)
