@@ -3,13 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gopoly/gopoly/deal"
 )
@@ -49,28 +45,6 @@ func dealConfig(preset, path string) (deal.Config, error) {
 		return cfg, usageErr(fmt.Errorf("%w (file %s)", err, path))
 	}
 	return cfg, nil
-}
-
-// dealIsTerminal reports whether w is a terminal.
-func dealIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// dealCPUTime returns the CPU time (user + system) the process has used.
-func dealCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// dealWriteJSON prints v as indented JSON.
-func dealWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // dealAgent resolves --policy: a checkpoint file, or one of the names

@@ -58,7 +58,7 @@ time), games per wall-second, mean length and heap allocations per game.`,
 			var ms0, ms1 runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&ms0)
-			cpu0, t0 := dealCPUTime(), time.Now()
+			cpu0, t0 := cpuTime(), time.Now()
 			var wg sync.WaitGroup
 			for w := 0; w < workers; w++ {
 				wg.Go(func() {
@@ -82,7 +82,7 @@ time), games per wall-second, mean length and heap allocations per game.`,
 				})
 			}
 			wg.Wait()
-			wall, cpu := time.Since(t0).Seconds(), (dealCPUTime() - cpu0).Seconds()
+			wall, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
 			runtime.ReadMemStats(&ms1)
 			var sum tally
 			for _, t := range tallies {
@@ -101,7 +101,7 @@ time), games per wall-second, mean length and heap allocations per game.`,
 				r.GamesPerCPUSecond = n / cpu
 			}
 			if asJSON {
-				return dealWriteJSON(cmd.OutOrStdout(), r)
+				return writeJSON(cmd.OutOrStdout(), r)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%d random-vs-random games (%s deck) on %d workers: %.0f games per CPU-second, %.0f per wall-second\n",
 				games, r.Config, workers, r.GamesPerCPUSecond, r.GamesPerWallSecond)

@@ -111,9 +111,9 @@ each setting reports the mean with its 95% (Wilson) confidence interval.
 			out := cmd.OutOrStdout()
 			if asJSON {
 				if len(results) == 1 {
-					return dealWriteJSON(out, results[0])
+					return writeJSON(out, results[0])
 				}
-				return dealWriteJSON(out, results)
+				return writeJSON(out, results)
 			}
 			dealPrintEval(out, results)
 			return nil

@@ -168,7 +168,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	var bar *progressbar.ProgressBar
-	if dealIsTerminal(stderr) {
+	if isTerminal(stderr) {
 		bar = progressbar.NewOptions(o.games,
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("training"),
@@ -181,7 +181,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 		)
 		bar.Set(tr.Done())
 	}
-	start, cpu0 := time.Now(), dealCPUTime()
+	start, cpu0 := time.Now(), cpuTime()
 	var evalTime time.Duration
 	var last *deal.Metrics
 	startDone := tr.Done()
@@ -276,9 +276,9 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 		return err
 	}
 	sum.WallSeconds = time.Since(start).Seconds()
-	sum.CPUSeconds = (dealCPUTime() - cpu0).Seconds()
+	sum.CPUSeconds = (cpuTime() - cpu0).Seconds()
 	if o.asJSON {
-		return dealWriteJSON(cmd.OutOrStdout(), sum)
+		return writeJSON(cmd.OutOrStdout(), sum)
 	}
 	dealPrintTrainSummary(cmd.OutOrStdout(), sum)
 	if interrupted {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -134,9 +133,7 @@ func writeLandingJSON(w io.Writer, rules *monopoly.Rules, res arena.LandingResul
 	for i, s := range rules.Squares {
 		out.Squares = append(out.Squares, landingSquare{Index: i, Name: s.Name, Probability: res.Probability(i)})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 // landingEntry is one line of the ranking: a square, or in jail (index -1).

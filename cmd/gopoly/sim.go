@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -68,9 +67,7 @@ from --seed and i, so the results do not depend on --workers.`,
 				s.GamesPerCS = float64(s.Games) / cpu
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(s)
+				return writeJSON(cmd.OutOrStdout(), s)
 			}
 			printSummary(cmd, s, rules.MaxRounds)
 			if err != nil {
