@@ -6,7 +6,9 @@ package conformance
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -17,16 +19,16 @@ import (
 
 // Scenario is one parsed scenario file.
 type Scenario struct {
-	File        string       `yaml:"-"`
-	Name        string       `yaml:"name"`
-	Description string       `yaml:"description"`
-	Rules       yaml.Node    `yaml:"rules"`
-	Players     []playerSpec `yaml:"players"`
-	Properties  yaml.Node    `yaml:"properties"`
-	Bank        *bankSpec    `yaml:"bank"`
-	Decks       yaml.Node    `yaml:"decks"`
-	Dice        [][]int      `yaml:"dice"`
-	Expect      expectSpec   `yaml:"expect"`
+	File        string              `yaml:"-"`
+	Name        string              `yaml:"name"`
+	Description string              `yaml:"description"`
+	Rules       yaml.Node           `yaml:"rules"`
+	Players     []playerSpec        `yaml:"players"`
+	Properties  map[string]propSpec `yaml:"properties"`
+	Bank        *bankSpec           `yaml:"bank"`
+	Decks       map[string][]string `yaml:"decks"`
+	Dice        [][]int             `yaml:"dice"`
+	Expect      expectSpec          `yaml:"expect"`
 	pos         strictyaml.Positions
 	props       []namedProp
 	decks       []namedDeck
@@ -93,7 +95,7 @@ type bankSpec struct {
 
 type expectSpec struct {
 	Players    map[string]playerExpect `yaml:"players"`
-	Properties yaml.Node               `yaml:"properties"`
+	Properties map[string]propExpect   `yaml:"properties"`
 	Bank       *bankSpec               `yaml:"bank"`
 	Turn       *string                 `yaml:"turn"`
 	Winner     *string                 `yaml:"winner"`
@@ -214,62 +216,42 @@ func Parse(file string, data []byte) (*Scenario, error) {
 			}
 		}
 	}
-	if s.Properties.Kind != 0 {
-		if s.Properties.Kind != yaml.MappingNode {
-			return nil, errAt("properties", "want a mapping of property names")
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		ps, f := s.Properties[name], "properties."+name
+		sq, err := s.property(name)
+		if err != nil {
+			return nil, errAt(f, "%v", err)
 		}
-		for i := 0; i+1 < len(s.Properties.Content); i += 2 {
-			k, v := s.Properties.Content[i], s.Properties.Content[i+1]
-			f := "properties." + k.Value
-			sq, err := s.property(k.Value)
-			if err != nil {
-				return nil, errAt(f, "%v", err)
-			}
-			var ps propSpec
-			if err := strictyaml.DecodeNode(file, v, &ps, f, s.pos); err != nil {
-				return nil, err
-			}
-			if ps.Owner != nil && !names[*ps.Owner] {
-				return nil, errAt(f+".owner", "unknown player %q", *ps.Owner)
-			}
-			if ps.Owner == nil && (ps.Houses != 0 || ps.Mortgaged) {
-				return nil, errAt(f+".owner", "an unowned property has no buildings and no mortgage")
-			}
-			if ps.Houses < 0 || ps.Houses > 5 {
-				return nil, errAt(f+".houses", "must be 0 to 5")
-			}
-			if ps.Owner != nil {
-				s.props = append(s.props, namedProp{square: sq, spec: ps})
-			}
+		if ps.Owner != nil && !names[*ps.Owner] {
+			return nil, errAt(f+".owner", "unknown player %q", *ps.Owner)
+		}
+		if ps.Owner == nil && (ps.Houses != 0 || ps.Mortgaged) {
+			return nil, errAt(f+".owner", "an unowned property has no buildings and no mortgage")
+		}
+		if ps.Houses < 0 || ps.Houses > 5 {
+			return nil, errAt(f+".houses", "must be 0 to 5")
+		}
+		if ps.Owner != nil {
+			s.props = append(s.props, namedProp{square: sq, spec: ps})
 		}
 	}
-	if s.Decks.Kind != 0 {
-		if s.Decks.Kind != yaml.MappingNode {
-			return nil, errAt("decks", "want a mapping of deck names to card lists")
+	for _, name := range slices.Sorted(maps.Keys(s.Decks)) {
+		f := "decks." + name
+		d, ok := r.DeckIndex(name)
+		if !ok {
+			return nil, errAt(f, "unknown deck %q", name)
 		}
-		for i := 0; i+1 < len(s.Decks.Content); i += 2 {
-			k, v := s.Decks.Content[i], s.Decks.Content[i+1]
-			f := "decks." + k.Value
-			d, ok := r.DeckIndex(k.Value)
+		used := map[int]bool{}
+		nd := namedDeck{deck: d}
+		for j, id := range s.Decks[name] {
+			c, ok := r.CardIndex(d, id, func(c int) bool { return used[c] })
 			if !ok {
-				return nil, errAt(f, "unknown deck %q", k.Value)
+				return nil, errAt(fmt.Sprintf("%s[%d]", f, j), "no (further) card %q in deck %s", id, name)
 			}
-			var ids []string
-			if err := strictyaml.DecodeNode(file, v, &ids, f, s.pos); err != nil {
-				return nil, err
-			}
-			used := map[int]bool{}
-			nd := namedDeck{deck: d}
-			for j, id := range ids {
-				c, ok := r.CardIndex(d, id, func(c int) bool { return used[c] })
-				if !ok {
-					return nil, errAt(fmt.Sprintf("%s[%d]", f, j), "no (further) card %q in deck %s", id, k.Value)
-				}
-				used[c] = true
-				nd.cards = append(nd.cards, c)
-			}
-			s.decks = append(s.decks, nd)
+			used[c] = true
+			nd.cards = append(nd.cards, c)
 		}
+		s.decks = append(s.decks, nd)
 	}
 	for i, d := range s.Dice {
 		if len(d) != 2 || d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
@@ -286,26 +268,16 @@ func Parse(file string, data []byte) (*Scenario, error) {
 			return nil, errAt("expect", "unknown player %q", *who)
 		}
 	}
-	if s.Expect.Properties.Kind != 0 {
-		if s.Expect.Properties.Kind != yaml.MappingNode {
-			return nil, errAt("expect.properties", "want a mapping of property names")
+	for _, name := range slices.Sorted(maps.Keys(s.Expect.Properties)) {
+		pe, f := s.Expect.Properties[name], "expect.properties."+name
+		sq, err := s.property(name)
+		if err != nil {
+			return nil, errAt(f, "%v", err)
 		}
-		for i := 0; i+1 < len(s.Expect.Properties.Content); i += 2 {
-			k, v := s.Expect.Properties.Content[i], s.Expect.Properties.Content[i+1]
-			f := "expect.properties." + k.Value
-			sq, err := s.property(k.Value)
-			if err != nil {
-				return nil, errAt(f, "%v", err)
-			}
-			var pe propExpect
-			if err := strictyaml.DecodeNode(file, v, &pe, f, s.pos); err != nil {
-				return nil, err
-			}
-			if pe.Owner != nil && pe.Owner.Tag != "!!null" && !names[pe.Owner.Value] {
-				return nil, errAt(f+".owner", "unknown player %q", pe.Owner.Value)
-			}
-			s.Expect.props = append(s.Expect.props, namedPropExpect{name: k.Value, square: sq, spec: pe})
+		if pe.Owner != nil && pe.Owner.Tag != "!!null" && !names[pe.Owner.Value] {
+			return nil, errAt(f+".owner", "unknown player %q", pe.Owner.Value)
 		}
+		s.Expect.props = append(s.Expect.props, namedPropExpect{name: name, square: sq, spec: pe})
 	}
 	return s, nil
 }
