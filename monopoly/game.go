@@ -301,14 +301,20 @@ func (g *Game) buildDeck(d int, tops []int) error {
 			nr++
 		}
 	}
-	for i := nr - 1; i > 0; i-- {
+	g.shuffleOnto(deck, rest[:nr])
+	return nil
+}
+
+// shuffleOnto shuffles cards (Fisher-Yates, from the game's generator)
+// and puts them under deck.
+func (g *Game) shuffleOnto(deck *deckState, cards []uint8) {
+	for i := len(cards) - 1; i > 0; i-- {
 		j := g.intn(i + 1)
-		rest[i], rest[j] = rest[j], rest[i]
+		cards[i], cards[j] = cards[j], cards[i]
 	}
-	for _, c := range rest[:nr] {
+	for _, c := range cards {
 		deck.putBottom(int(c))
 	}
-	return nil
 }
 
 func (r *Rules) keepBit(deck int) (uint8, bool) {

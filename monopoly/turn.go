@@ -158,14 +158,20 @@ func (g *Game) setPhase(ph Phase) {
 	g.proposals = 0
 }
 
-// rollAndMove is a turn's roll outside jail (8.17): a third doubles goes
-// to jail without moving; otherwise move and resolve.
-func (g *Game) rollAndMove() {
+// turnRoll throws the current player's dice and starts resolving them.
+func (g *Game) turnRoll() (int, int) {
 	g.landings = 0
 	d1, d2 := g.roll()
 	g.emit(Event{Kind: EvRoll, Player: g.cur, Dice: [2]int8{int8(d1), int8(d2)}})
 	g.setPhase(PhaseResolve)
 	g.rollAgain = false
+	return d1, d2
+}
+
+// rollAndMove is a turn's roll outside jail (8.17): a third doubles goes
+// to jail without moving; otherwise move and resolve.
+func (g *Game) rollAndMove() {
+	d1, d2 := g.turnRoll()
 	if d1 == d2 {
 		g.doubles++
 		if int(g.doubles) >= 3 {
@@ -180,11 +186,7 @@ func (g *Game) rollAndMove() {
 // rollInJail is an attempt to leave jail by doubles (7.8): doubles move
 // without an extra roll; the last failure forces the fine and moves.
 func (g *Game) rollInJail() {
-	g.landings = 0
-	d1, d2 := g.roll()
-	g.emit(Event{Kind: EvRoll, Player: g.cur, Dice: [2]int8{int8(d1), int8(d2)}})
-	g.setPhase(PhaseResolve)
-	g.rollAgain = false
+	d1, d2 := g.turnRoll()
 	p := &g.p[g.cur]
 	if d1 == d2 {
 		g.leaveJail(g.cur)

@@ -131,14 +131,8 @@ func (v View) Fork(seed uint64) *Game {
 		for i := range n {
 			cards[i] = uint8(deck.draw())
 		}
-		for i := n - 1; i > 0; i-- {
-			j := f.intn(i + 1)
-			cards[i], cards[j] = cards[j], cards[i]
-		}
 		*deck = deckState{}
-		for _, c := range cards[:n] {
-			deck.putBottom(int(c))
-		}
+		f.shuffleOnto(deck, cards[:n])
 	}
 	return f
 }
