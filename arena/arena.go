@@ -39,13 +39,14 @@ func Play(g *monopoly.Game, agents []agent.Agent) error {
 		if n == MaxDecisions {
 			return fmt.Errorf("arena: game still going after %d decisions", MaxDecisions)
 		}
-		d := g.Pending()
-		if d.Kind == monopoly.DecisionNone {
+		// No Decision or Action variables: they are too big to live in
+		// registers, and copying them stalls the loop.
+		p := g.Decider()
+		if p < 0 {
 			return fmt.Errorf("arena: the game waits for dice")
 		}
-		a := agents[d.Player].Decide(g.View(d.Player), d)
-		if err := g.Apply(a); err != nil {
-			return fmt.Errorf("arena: seat %d: %w", d.Player, err)
+		if err := g.Apply(agents[p].Decide(g.View(p), g.Pending())); err != nil {
+			return fmt.Errorf("arena: seat %d: %w", p, err)
 		}
 	}
 	return nil

@@ -193,7 +193,7 @@ func landingChunk(r *monopoly.Rules, jail JailPolicy, seed uint64, quota int64, 
 				if jail == JailLeave {
 					switch {
 					case g.JailCardCount(d.Player) > 0:
-						a.Kind, a.Deck = monopoly.ActUseJailCard, -1
+						a.Kind, a.Arg = monopoly.ActUseJailCard, -1
 					case g.Cash(d.Player) >= r.JailFine:
 						a.Kind = monopoly.ActPayJailFine
 					}

@@ -161,13 +161,13 @@ func (r *runner) decide() (stop bool, err error) {
 	act := monopoly.Action{Player: d.Player}
 	switch d.Kind {
 	case monopoly.DecisionManage:
-		if d.Phase == monopoly.PhaseBeforeRoll && g.Turn() != r.lastTurn {
+		if g.Phase() == monopoly.PhaseBeforeRoll && g.Turn() != r.lastTurn {
 			r.lastTurn = g.Turn()
 			r.turns[d.Player]++
 			if err := r.scripted(d.Player, "before_roll"); err != nil {
 				return false, err
 			}
-		} else if d.Phase == monopoly.PhaseAfterRoll && !g.RollsAgain() {
+		} else if g.Phase() == monopoly.PhaseAfterRoll && !g.RollsAgain() {
 			if err := r.scripted(d.Player, "after_roll"); err != nil {
 				return false, err
 			}
@@ -185,7 +185,7 @@ func (r *runner) decide() (stop bool, err error) {
 			}
 		case "card":
 			if g.JailCardCount(d.Player) > 0 {
-				act.Kind, act.Deck = monopoly.ActUseJailCard, -1
+				act.Kind, act.Arg = monopoly.ActUseJailCard, -1
 			}
 		}
 	case monopoly.DecisionBuy:
@@ -196,7 +196,7 @@ func (r *runner) decide() (stop bool, err error) {
 	case monopoly.DecisionBid:
 		act.Kind = monopoly.ActDropOut
 		if next := d.Amount + 1; next <= r.maxBid(pol, d.Square) && next <= g.Cash(d.Player) {
-			act.Kind, act.Amount = monopoly.ActBid, next
+			act.Kind, act.Arg = monopoly.ActBid, next
 		}
 	case monopoly.DecisionTradeResponse:
 		act.Kind = monopoly.ActRejectTrade
@@ -233,11 +233,11 @@ func (r *runner) raiseCash(p int) monopoly.Action {
 		}
 	}
 	if best >= 0 {
-		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: p, Square: best}
+		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: p, Arg: best}
 	}
 	for sq := range r.s.rules.Squares {
 		if g.Owner(sq) == p && !g.Mortgaged(sq) {
-			return monopoly.Action{Kind: monopoly.ActMortgage, Player: p, Square: sq}
+			return monopoly.Action{Kind: monopoly.ActMortgage, Player: p, Arg: sq}
 		}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: p}
@@ -299,13 +299,13 @@ func (r *runner) doItem(p int, d doItem) error {
 	a := monopoly.Action{Player: p}
 	switch {
 	case d.Build != nil:
-		a.Kind, a.Square = monopoly.ActBuild, r.mustSquare(*d.Build)
+		a.Kind, a.Arg = monopoly.ActBuild, r.mustSquare(*d.Build)
 	case d.SellBuilding != nil:
-		a.Kind, a.Square = monopoly.ActSellBuilding, r.mustSquare(*d.SellBuilding)
+		a.Kind, a.Arg = monopoly.ActSellBuilding, r.mustSquare(*d.SellBuilding)
 	case d.Mortgage != nil:
-		a.Kind, a.Square = monopoly.ActMortgage, r.mustSquare(*d.Mortgage)
+		a.Kind, a.Arg = monopoly.ActMortgage, r.mustSquare(*d.Mortgage)
 	case d.Unmortgage != nil:
-		a.Kind, a.Square = monopoly.ActUnmortgage, r.mustSquare(*d.Unmortgage)
+		a.Kind, a.Arg = monopoly.ActUnmortgage, r.mustSquare(*d.Unmortgage)
 	case d.Trade != nil:
 		o := r.offer(p, d.Trade)
 		a.Kind, a.Offer = monopoly.ActProposeTrade, &o

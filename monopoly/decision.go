@@ -31,25 +31,22 @@ func (k DecisionKind) String() string {
 }
 
 // Decision is the pending choice: who decides, what kind, and its terms.
-// It is kept to six words so that it travels in registers through an
-// agent's Decide; whether going on after a roll means rolling again is
-// asked of the game (RollsAgain).
+// It has four words so that it lives in registers: a bigger struct is
+// copied through memory at every call, which costs more than a whole
+// decision of the baseline bot. The rest of the context is asked of the
+// game: the phase (Phase), whether going on rolls again (RollsAgain), and
+// the other party (Counterparty).
 type Decision struct {
 	Kind   DecisionKind
 	Player int
-	Phase  Phase // manage: before or after the roll
-	Square int   // buy, bid, mortgaged_transfer: the property
-	Amount int   // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
-	Other  int   // bid: high bidder (-1 none); raise_cash: creditor (Bank for the bank); trade_response: proposer
+	Square int // buy, bid, mortgaged_transfer, raise_cash: the property (raise_cash: where the debt arose, -1 none)
+	Amount int // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
 }
 
 // Pending returns the decision the game waits for (Kind DecisionNone when
 // it is over or waits for scripted dice).
 func (g *Game) Pending() Decision {
-	if g.pk == DecisionManage { // most decisions: keep it short
-		return Decision{Kind: DecisionManage, Player: int(g.pp), Phase: g.phase, Other: -1}
-	}
-	d := Decision{Kind: g.pk, Player: int(g.pp), Phase: g.phase, Other: -1}
+	d := Decision{Kind: g.pk, Player: int(g.pp), Square: -1}
 	switch g.pk {
 	case DecisionBuy:
 		t := &g.tasks[g.nt-1]
@@ -58,20 +55,41 @@ func (g *Game) Pending() Decision {
 	case DecisionBid:
 		d.Square = int(g.auction.Square)
 		d.Amount = int(g.auction.High)
-		d.Other = int(g.auction.Bidder)
 	case DecisionRaiseCash:
 		t := &g.tasks[g.nt-1]
 		d.Amount = g.owed(t)
-		d.Other = int(g.creditor())
 		d.Square = int(t.sq)
 	case DecisionMortgagedTransfer:
 		t := &g.tasks[g.nt-1]
 		d.Square = int(t.sq)
 		d.Amount = g.rules.TransferFee(int(t.sq))
-	case DecisionTradeResponse:
-		d.Other = int(g.offer.From)
 	}
 	return d
+}
+
+// Counterparty returns the other party of the pending decision: a bid's
+// high bidder (-1 before the first bid), a raise_cash debt's creditor
+// (Bank for the bank), a trade_response's proposer; -1 otherwise.
+func (g *Game) Counterparty() int {
+	switch g.pk {
+	case DecisionBid:
+		return int(g.auction.Bidder)
+	case DecisionRaiseCash:
+		return int(g.creditor())
+	case DecisionTradeResponse:
+		return int(g.offer.From)
+	}
+	return -1
+}
+
+// Decider returns the seat the pending decision waits for, or -1 when
+// none does (the game is over or waits for scripted dice). It is Pending's
+// Player without building the decision.
+func (g *Game) Decider() int {
+	if g.pk == DecisionNone {
+		return -1
+	}
+	return int(g.pp)
 }
 
 // RollsAgain reports whether the current player, managing after a roll,
@@ -126,14 +144,16 @@ func (k ActionKind) String() string {
 	return fmt.Sprintf("ActionKind(%d)", k)
 }
 
-// Action is an answer to a decision.
+// Action is an answer to a decision. Like Decision it has four words, so
+// that it lives in registers.
 type Action struct {
 	Kind   ActionKind
 	Player int
-	Square int         // build, sell_building, mortgage, unmortgage
-	Amount int         // bid
-	Deck   int         // use_jail_card: the deck of the card to use
-	Offer  *TradeOffer // propose_trade; copied by Apply (From is set from Player)
+	// Arg is the action's argument: the square for build, sell_building,
+	// mortgage and unmortgage; the amount for bid; the deck of the card
+	// for use_jail_card (-1: any).
+	Arg   int
+	Offer *TradeOffer // propose_trade; copied by Apply (From is set from Player)
 }
 
 // RuleError is an illegal action: the rule it breaks. Apply returns it and
@@ -191,21 +211,21 @@ func (g *Game) explain(a Action, rule string) string {
 	case rule == ruleWrongPlayer || rule == ruleNotAnAnswer:
 		return fmt.Sprintf("%s (player %d decides %s)", rule, g.pp, g.pk)
 	case rule == ruleNoSquare:
-		return fmt.Sprintf("%s: %d", rule, a.Square)
+		return fmt.Sprintf("%s: %d", rule, a.Arg)
 	case a.Kind == ActBid:
 		return fmt.Sprintf("%s: high bid $%d", rule, g.auction.High)
 	case a.Kind == ActDeclareBankruptcy:
 		return fmt.Sprintf("%s: owed $%d", rule, g.owed(&g.tasks[g.nt-1]))
 	case a.Kind == ActBuild || a.Kind == ActSellBuilding || a.Kind == ActMortgage || a.Kind == ActUnmortgage:
-		return g.rules.Squares[a.Square].Name + ": " + rule
+		return g.rules.Squares[a.Arg].Name + ": " + rule
 	}
 	return rule
 }
 
 // endsTurn reports whether a is the current player going on after its last
 // roll: the commonest action of all, always legal, and given a short path.
-func (g *Game) endsTurn(a Action) bool {
-	return a.Kind == ActContinue && g.pk == DecisionManage && a.Player == int(g.pp) &&
+func (g *Game) endsTurn(kind ActionKind, player int) bool {
+	return kind == ActContinue && g.pk == DecisionManage && player == int(g.pp) &&
 		g.phase == PhaseAfterRoll && !g.rollAgain && !g.over
 }
 
@@ -221,7 +241,7 @@ func (g *Game) refusal(a Action) string {
 		return ruleWrongPlayer
 	}
 	p := int8(a.Player)
-	onBoard := a.Square >= 0 && a.Square < len(g.rules.Squares)
+	onBoard := a.Arg >= 0 && a.Arg < len(g.rules.Squares)
 	switch g.pk {
 	case DecisionManage:
 		switch a.Kind {
@@ -235,12 +255,12 @@ func (g *Game) refusal(a Action) string {
 			if !onBoard {
 				return ruleNoSquare
 			}
-			return g.canBuild(p, a.Square)
+			return g.canBuild(p, a.Arg)
 		case ActUnmortgage:
 			if !onBoard {
 				return ruleNoSquare
 			}
-			return g.canUnmortgage(p, a.Square)
+			return g.canUnmortgage(p, a.Arg)
 		case ActSellBuilding, ActMortgage, ActProposeTrade:
 			return g.raisingRefusal(a)
 		}
@@ -261,7 +281,7 @@ func (g *Game) refusal(a Action) string {
 				return ruleFine
 			}
 		case ActUseJailCard:
-			if g.jailCardBit(p, a.Deck) < 0 {
+			if g.jailCardBit(p, a.Arg) < 0 {
 				return ruleNoJailCard
 			}
 		case ActRollForDoubles:
@@ -285,10 +305,10 @@ func (g *Game) refusal(a Action) string {
 	case DecisionBid:
 		switch a.Kind {
 		case ActBid:
-			if a.Amount <= int(g.auction.High) || a.Amount < 1 {
+			if a.Arg <= int(g.auction.High) || a.Arg < 1 {
 				return ruleBidLow
 			}
-			if a.Amount > int(g.p[p].Cash) {
+			if a.Arg > int(g.p[p].Cash) {
 				return ruleBidCash
 			}
 			return ""
@@ -325,13 +345,13 @@ func (g *Game) raisingRefusal(a Action) string {
 		o.From = p
 		return g.checkOffer(&o)
 	}
-	if a.Square < 0 || a.Square >= len(g.rules.Squares) {
+	if a.Arg < 0 || a.Arg >= len(g.rules.Squares) {
 		return ruleNoSquare
 	}
 	if a.Kind == ActSellBuilding {
-		return g.canSell(p, a.Square)
+		return g.canSell(p, a.Arg)
 	}
-	return g.canMortgage(p, a.Square)
+	return g.canMortgage(p, a.Arg)
 }
 
 // jailCardBit finds p's card from deck d (any deck for d < 0).
@@ -349,7 +369,7 @@ func (g *Game) jailCardBit(p int8, d int) int {
 // error naming the rule and changes nothing; a legal one is carried out
 // and the game advances to the next decision.
 func (g *Game) Apply(a Action) error {
-	if g.endsTurn(a) {
+	if g.endsTurn(a.Kind, a.Player) {
 		g.endTurn()
 		g.advance()
 		return nil
@@ -366,13 +386,13 @@ func (g *Game) Apply(a Action) error {
 			g.rollAndMove()
 		}
 	case ActBuild:
-		g.build(p, a.Square)
+		g.build(p, a.Arg)
 	case ActSellBuilding:
-		g.sellBuilding(p, a.Square)
+		g.sellBuilding(p, a.Arg)
 	case ActMortgage:
-		g.mortgage(p, a.Square)
+		g.mortgage(p, a.Arg)
 	case ActUnmortgage:
-		g.unmortgage(p, a.Square)
+		g.unmortgage(p, a.Arg)
 	case ActProposeTrade:
 		g.offer = *a.Offer
 		g.offer.From = p
@@ -386,7 +406,7 @@ func (g *Game) Apply(a Action) error {
 		g.leaveJail(p)
 		g.rollAndMove()
 	case ActUseJailCard:
-		b := g.jailCardBit(p, a.Deck)
+		b := g.jailCardBit(p, a.Arg)
 		g.p[p].JailCards &^= 1 << b
 		k := g.rules.keepCards[b]
 		g.decks[k.deck].putBottom(k.card)
@@ -408,10 +428,10 @@ func (g *Game) Apply(a Action) error {
 		g.emit(Event{Kind: EvDecline, Player: p, Square: int8(sq)})
 		g.startAuction(sq, g.cur)
 	case ActBid:
-		g.auction.High = int64(a.Amount)
+		g.auction.High = int64(a.Arg)
 		g.auction.Bidder = p
 		g.auction.Next = (p + 1) % g.n
-		g.emit(Event{Kind: EvBid, Player: p, Square: g.auction.Square, Amount: int64(a.Amount)})
+		g.emit(Event{Kind: EvBid, Player: p, Square: g.auction.Square, Amount: int64(a.Arg)})
 	case ActDropOut:
 		g.auction.Out |= 1 << p
 		g.auction.Next = (p + 1) % g.n
@@ -463,23 +483,23 @@ func (g *Game) LegalActions(buf []Action) []Action {
 		for m := g.owned[p]; m != 0; m &= m - 1 {
 			sq := popLowest(m)
 			if g.pk == DecisionManage {
-				buf = g.addLegal(buf, Action{Kind: ActBuild, Square: sq})
-				buf = g.addLegal(buf, Action{Kind: ActUnmortgage, Square: sq})
+				buf = g.addLegal(buf, Action{Kind: ActBuild, Arg: sq})
+				buf = g.addLegal(buf, Action{Kind: ActUnmortgage, Arg: sq})
 			}
-			buf = g.addLegal(buf, Action{Kind: ActSellBuilding, Square: sq})
-			buf = g.addLegal(buf, Action{Kind: ActMortgage, Square: sq})
+			buf = g.addLegal(buf, Action{Kind: ActSellBuilding, Arg: sq})
+			buf = g.addLegal(buf, Action{Kind: ActMortgage, Arg: sq})
 		}
 	case DecisionJail:
 		buf = g.addLegal(buf, Action{Kind: ActPayJailFine})
 		for m := g.p[p].JailCards; m != 0; m &= m - 1 {
-			buf = g.addLegal(buf, Action{Kind: ActUseJailCard, Deck: g.rules.keepCards[bits.TrailingZeros8(m)].deck})
+			buf = g.addLegal(buf, Action{Kind: ActUseJailCard, Arg: g.rules.keepCards[bits.TrailingZeros8(m)].deck})
 		}
 		buf = g.addLegal(buf, Action{Kind: ActRollForDoubles})
 	case DecisionBuy:
 		buf = g.addLegal(buf, Action{Kind: ActBuy})
 		buf = g.addLegal(buf, Action{Kind: ActDecline})
 	case DecisionBid:
-		buf = g.addLegal(buf, Action{Kind: ActBid, Amount: int(g.auction.High) + 1})
+		buf = g.addLegal(buf, Action{Kind: ActBid, Arg: int(g.auction.High) + 1})
 		buf = g.addLegal(buf, Action{Kind: ActDropOut})
 	case DecisionTradeResponse:
 		buf = g.addLegal(buf, Action{Kind: ActAcceptTrade})

@@ -68,7 +68,7 @@ func FuzzApply(f *testing.F) {
 				legal := g.LegalActions(nil)
 				a := legal[s.Intn(len(legal))]
 				if d := g.Pending(); a.Kind == monopoly.ActBid {
-					a.Amount = d.Amount + 1 + s.Intn(g.Cash(d.Player)-d.Amount)
+					a.Arg = d.Amount + 1 + s.Intn(g.Cash(d.Player)-d.Amount)
 				}
 				step(a)
 			case 3: // a trade offer by the pending player, plausible or not

@@ -117,7 +117,7 @@ func (c *chaosAgent) Decide(v monopoly.View, d monopoly.Decision) monopoly.Actio
 		}
 	case monopoly.DecisionBid:
 		if hi := min(v.Cash(me), 2*v.Rules().Squares[d.Square].Price); hi > d.Amount && c.rng.IntN(2) == 0 {
-			return monopoly.Action{Kind: monopoly.ActBid, Player: me, Amount: d.Amount + 1 + c.rng.IntN(hi-d.Amount)}
+			return monopoly.Action{Kind: monopoly.ActBid, Player: me, Arg: d.Amount + 1 + c.rng.IntN(hi-d.Amount)}
 		}
 	}
 	return c.rnd.Decide(v, d)
@@ -195,21 +195,20 @@ func arbitraryAction(s src, g *monopoly.Game, wild bool) monopoly.Action {
 	a := monopoly.Action{
 		Kind:   monopoly.ActionKind(s.Intn(nk)),
 		Player: s.Intn(n+2) - 1,
-		Square: s.Intn(len(g.Rules().Squares)+4) - 2,
-		Deck:   s.Intn(len(g.Rules().Decks)+3) - 2,
+		Arg:    s.Intn(len(g.Rules().Squares)+4) - 2,
 	}
 	if s.Intn(2) == 0 {
 		a.Player = g.Pending().Player
 	}
 	switch s.Intn(5) {
 	case 0:
-		a.Amount = s.Intn(3) - 1
+		a.Arg = s.Intn(3) - 1
 	case 1:
-		a.Amount = g.Pending().Amount + s.Intn(5) - 2
+		a.Arg = g.Pending().Amount + s.Intn(5) - 2
 	case 2:
-		a.Amount = s.Intn(5000)
+		a.Arg = s.Intn(5000)
 	case 3:
-		a.Amount = []int{-1 << 31, 1<<31 - 1, 1 << 31, -1 << 40, 1 << 40}[s.Intn(5)]
+		a.Arg = []int{-1 << 31, 1<<31 - 1, 1 << 31, -1 << 40, 1 << 40}[s.Intn(5)]
 	}
 	if a.Kind == monopoly.ActProposeTrade || s.Intn(8) == 0 {
 		if s.Intn(8) != 0 {
@@ -298,19 +297,19 @@ func illegalAction(s src, g *monopoly.Game) (a monopoly.Action, why string, ok b
 		if g.Owner(sq) == p {
 			return a, "", false
 		}
-		a.Kind, a.Square = monopoly.ActBuild, sq
+		a.Kind, a.Arg = monopoly.ActBuild, sq
 		return a, "build on a square not owned", true
 	case 2: // a bid not above the high bid, or above the cash
 		if d.Kind != monopoly.DecisionBid {
-			a.Kind, a.Amount = monopoly.ActBid, 1+s.Intn(100)
+			a.Kind, a.Arg = monopoly.ActBid, 1+s.Intn(100)
 			return a, "bid outside an auction", true
 		}
 		a.Kind = monopoly.ActBid
 		if s.Intn(2) == 0 {
-			a.Amount = d.Amount - s.Intn(d.Amount+3)
+			a.Arg = d.Amount - s.Intn(d.Amount+3)
 			return a, "bid not above the high bid", true
 		}
-		a.Amount = v.Cash(p) + 1 + s.Intn(1000)
+		a.Arg = v.Cash(p) + 1 + s.Intn(1000)
 		return a, "bid above the cash", true
 	case 3: // an answer to another kind of decision
 		other := map[monopoly.ActionKind]monopoly.DecisionKind{
@@ -338,21 +337,21 @@ func illegalAction(s src, g *monopoly.Game) (a monopoly.Action, why string, ok b
 		if g.Owner(sq) == p && !g.Mortgaged(sq) {
 			return a, "", false
 		}
-		a.Kind, a.Square = monopoly.ActMortgage, sq
+		a.Kind, a.Arg = monopoly.ActMortgage, sq
 		return a, "mortgage a mortgaged or foreign square", true
 	case 5: // lift a mortgage that is not there
 		sq := s.Intn(nsq)
 		if g.Mortgaged(sq) && g.Owner(sq) == p {
 			return a, "", false
 		}
-		a.Kind, a.Square = monopoly.ActUnmortgage, sq
+		a.Kind, a.Arg = monopoly.ActUnmortgage, sq
 		return a, "unmortgage an unmortgaged or foreign square", true
 	case 6: // sell a building that is not there
 		sq := s.Intn(nsq+20) - 10
 		if sq >= 0 && sq < nsq && g.Houses(sq) > 0 && g.Owner(sq) == p {
 			return a, "", false
 		}
-		a.Kind, a.Square = monopoly.ActSellBuilding, sq
+		a.Kind, a.Arg = monopoly.ActSellBuilding, sq
 		return a, "sell a building that is not there", true
 	case 7: // trade what one does not have
 		o := randomOffer(s, v, p)
@@ -380,7 +379,7 @@ func illegalAction(s src, g *monopoly.Game) (a monopoly.Action, why string, ok b
 	case 8: // a jail card one does not hold
 		for dk := range r.Decks {
 			if b, ok := r.JailCardBit(dk); ok && v.JailCardBits(p)&b == 0 {
-				a.Kind, a.Deck = monopoly.ActUseJailCard, dk
+				a.Kind, a.Arg = monopoly.ActUseJailCard, dk
 				return a, "use a jail card not held", true
 			}
 		}
@@ -469,7 +468,7 @@ func (c *checker) try(g *monopoly.Game, a monopoly.Action) (applied bool, bad er
 }
 
 func showAction(a monopoly.Action) string {
-	s := fmt.Sprintf("{%d %d sq=%d amt=%d deck=%d", a.Kind, a.Player, a.Square, a.Amount, a.Deck)
+	s := fmt.Sprintf("{%d %d arg=%d", a.Kind, a.Player, a.Arg)
 	if a.Offer != nil {
 		s += fmt.Sprintf(" offer=%+v", *a.Offer)
 	}
@@ -1016,7 +1015,7 @@ func checkState(g *monopoly.Game) error {
 	// bank auctions what it took back.
 	// Keeping such a property mortgaged costs a fee that may need raising,
 	// and raising cash may take trades.
-	fee := d.Kind == monopoly.DecisionRaiseCash && d.Other == monopoly.Bank && d.Player >= 0 && d.Player < n &&
+	fee := d.Kind == monopoly.DecisionRaiseCash && g.Counterparty() == monopoly.Bank && d.Player >= 0 && d.Player < n &&
 		g.Owner(d.Square) == d.Player && g.Mortgaged(d.Square)
 	settling := d.Kind == monopoly.DecisionMortgagedTransfer || d.Kind == monopoly.DecisionBid || fee ||
 		d.Kind == monopoly.DecisionRaiseCash || d.Kind == monopoly.DecisionTradeResponse
@@ -1057,8 +1056,8 @@ func checkState(g *monopoly.Game) error {
 			return fmt.Errorf("buy %s for %d: owner %d, cash %d (7.4)", r.Squares[d.Square].Name, d.Amount, g.Owner(d.Square), g.Cash(p))
 		}
 	case monopoly.DecisionBid:
-		if g.Owner(d.Square) != -1 || g.Cash(p) <= d.Amount || d.Other == p {
-			return fmt.Errorf("bid on %s at %d for %d with cash %d, high bidder %d (8.3)", r.Squares[d.Square].Name, d.Amount, p, g.Cash(p), d.Other)
+		if g.Owner(d.Square) != -1 || g.Cash(p) <= d.Amount || g.Counterparty() == p {
+			return fmt.Errorf("bid on %s at %d for %d with cash %d, high bidder %d (8.3)", r.Squares[d.Square].Name, d.Amount, p, g.Cash(p), g.Counterparty())
 		}
 	case monopoly.DecisionRaiseCash:
 		if d.Amount <= g.Cash(p) {

@@ -288,7 +288,7 @@ func TestRefusalMessages(t *testing.T) {
 	g := monopoly.New(monopoly.DefaultRules(), 3, 1)
 	for _, k := range []monopoly.ActionKind{monopoly.ActNone, monopoly.ActBid, monopoly.ActLiftMortgage, monopoly.ActLiftMortgage + 1, 255} {
 		for _, p := range []int{0, 1, -1} {
-			a := monopoly.Action{Kind: k, Player: p, Square: 1}
+			a := monopoly.Action{Kind: k, Player: p, Arg: 1}
 			err := g.Apply(a)
 			var re *monopoly.RuleError
 			if !errors.As(err, &re) {
@@ -321,7 +321,7 @@ func TestHousingShortageSale(t *testing.T) {
 			g.Record(true)
 			g.TakeEvents()
 			c := newChecker(g)
-			applied, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Square: 1})
+			applied, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Arg: 1})
 			if bad != nil || !applied {
 				t.Fatalf("applied %v: %v", applied, bad)
 			}
@@ -337,7 +337,7 @@ func TestHousingShortageSale(t *testing.T) {
 				t.Errorf("the checker saw %d shortage sales", c.shortage)
 			}
 			// The uneven group may be evened out again: sell the other hotel.
-			if _, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Square: 3}); bad != nil {
+			if _, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Arg: 3}); bad != nil {
 				t.Fatal(bad)
 			}
 		})

@@ -39,6 +39,10 @@ func (v View) Pending() Decision { return v.g.Pending() }
 // RollsAgain reports whether going on after this roll rolls again.
 func (v View) RollsAgain() bool { return v.g.RollsAgain() }
 
+// Counterparty returns the other party of the pending decision (see
+// Game.Counterparty).
+func (v View) Counterparty() int { return v.g.Counterparty() }
+
 // PendingOffer returns the trade offer awaiting an answer.
 func (v View) PendingOffer() TradeOffer { return v.g.offer }
 

@@ -46,6 +46,34 @@ type Baseline struct {
 
 	noTradeKey  uint64 // ownership when the last trade search found nothing
 	noTradeCash int    // and the cash it had then
+
+	groups groupsHeld // its colour groups, as of its last decision
+}
+
+// groupsHeld sorts a player's colour groups into those it owns whole and
+// those it lacks one street of. Holdings change seldom and a manage
+// decision asks about both, so they are worked out once per change.
+type groupsHeld struct {
+	rules    *monopoly.Rules
+	owned    uint64 // the holdings they were worked out for
+	complete uint16 // groups owned whole, by index
+	near     uint16 // groups lacking one street
+}
+
+func (h *groupsHeld) update(r *monopoly.Rules, owned uint64) {
+	if owned == h.owned && r == h.rules {
+		return
+	}
+	*h = groupsHeld{rules: r, owned: owned}
+	for gi := range r.Groups {
+		g := &r.Groups[gi]
+		switch bits.OnesCount64(owned & g.Mask) {
+		case len(g.Squares):
+			h.complete |= 1 << gi
+		case len(g.Squares) - 1:
+			h.near |= 1 << gi
+		}
+	}
 }
 
 // NewBaseline returns a baseline player.
@@ -64,7 +92,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		if unowned(v) >= b.P.JailLeaveUnowned {
 			switch {
 			case v.JailCardCount(me) > 0:
-				a.Kind, a.Deck = monopoly.ActUseJailCard, -1
+				a.Kind, a.Arg = monopoly.ActUseJailCard, -1
 			case v.Cash(me) >= v.Rules().JailFine+b.P.Reserve/2:
 				a.Kind = monopoly.ActPayJailFine
 			}
@@ -88,7 +116,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		limit := min(int(value), v.Cash(me)-b.P.CompleteReserve)
 		if d.Amount < limit {
 			step := max(1, price/10)
-			a.Kind, a.Amount = monopoly.ActBid, min(limit, d.Amount+step)
+			a.Kind, a.Arg = monopoly.ActBid, min(limit, d.Amount+step)
 		}
 	case monopoly.DecisionTradeResponse:
 		a.Kind = monopoly.ActRejectTrade
@@ -110,7 +138,9 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	me := d.Player
 	r := v.Rules()
 	cash := v.Cash(me)
-	if d.Phase == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() {
+	owned := v.OwnedMask(me)
+	b.groups.update(r, owned)
+	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() {
 		b.triedTurn = v.Turn()
 		// A search that found nothing finds nothing again until the
 		// properties change hands or its cash grows.
@@ -134,11 +164,10 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	b.pending = monopoly.TradeOffer{}
 
 	// Build evenly on monopolies, most valuable group first.
-	owned := v.OwnedMask(me)
 	best, bestCost := -1, 0
-	for gi := range r.Groups {
-		g := &r.Groups[gi]
-		if owned&g.Mask != g.Mask || g.HouseCost <= bestCost || cash-g.HouseCost < b.P.BuildReserve {
+	for m := b.groups.complete; m != 0; m &= m - 1 {
+		g := &r.Groups[bits.TrailingZeros16(m)]
+		if g.HouseCost <= bestCost || cash-g.HouseCost < b.P.BuildReserve {
 			continue
 		}
 		// Even building: only a street with the fewest buildings may take one.
@@ -153,14 +182,14 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	}
 	if best >= 0 {
-		return monopoly.Action{Kind: monopoly.ActBuild, Player: me, Square: best}
+		return monopoly.Action{Kind: monopoly.ActBuild, Player: me, Arg: best}
 	}
 	// Lift mortgages when rich.
 	if mort := owned & v.MortgagedMask(); mort != 0 {
 		for m := mort; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)
 			if float64(cash-r.UnmortgageCost(sq)) >= b.P.RichFactor*float64(b.P.Reserve) {
-				return monopoly.Action{Kind: monopoly.ActUnmortgage, Player: me, Square: sq}
+				return monopoly.Action{Kind: monopoly.ActUnmortgage, Player: me, Arg: sq}
 			}
 		}
 	}
@@ -184,7 +213,7 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 		}
 	}
 	if sell >= 0 {
-		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Square: sell}
+		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
 	mort, mortScore := -1, 1<<30
 	for m := owned &^ v.MortgagedMask(); m != 0; m &= m - 1 {
@@ -198,7 +227,7 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 		}
 	}
 	if mort >= 0 {
-		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Square: mort}
+		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: mort}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}
 }
@@ -210,13 +239,11 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool) {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
-	for gi := range r.Groups {
-		g := &r.Groups[gi]
+	b.groups.update(r, owned)
+	for gm := b.groups.near; gm != 0; gm &= gm - 1 {
+		g := &r.Groups[bits.TrailingZeros16(gm)]
 		mask := g.Mask
 		mine := owned & mask
-		if bits.OnesCount64(mine) != len(g.Squares)-1 {
-			continue
-		}
 		want := bits.TrailingZeros64(mask &^ mine)
 		other := v.Owner(want)
 		if other < 0 || v.Bankrupt(other) || v.Houses(want) > 0 || b.recentlyRejected(v, want) {

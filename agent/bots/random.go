@@ -40,8 +40,8 @@ func NewRandom(seed uint64) *Random {
 // Decide implements agent.Agent.
 func (r *Random) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	if d.Kind == monopoly.DecisionManage {
-		if v.Turn() != r.turn || d.Phase != r.phase {
-			r.turn, r.phase, r.actions = v.Turn(), d.Phase, 0
+		if v.Turn() != r.turn || v.Phase() != r.phase {
+			r.turn, r.phase, r.actions = v.Turn(), v.Phase(), 0
 		}
 		r.actions++
 		if r.actions > randomPhaseBudget {
