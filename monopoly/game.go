@@ -402,16 +402,18 @@ func (g *Game) roll() (int, int) {
 	return d1, d2
 }
 
-// intn returns a uniform integer in [0, n) by Lemire's method.
+// intn returns a uniform integer in [0, n) by Lemire's method, which
+// divides only in the rare case that a draw may need rejecting.
 func (g *Game) intn(n int) int {
 	un := uint64(n)
-	thresh := -un % un
-	for {
-		hi, lo := bits.Mul64(g.rng.Uint64(), un)
-		if lo >= thresh {
-			return int(hi)
+	hi, lo := bits.Mul64(g.rng.Uint64(), un)
+	if lo < un {
+		thresh := -un % un
+		for lo < thresh {
+			hi, lo = bits.Mul64(g.rng.Uint64(), un)
 		}
 	}
+	return int(hi)
 }
 
 // Rules returns the game's rules.

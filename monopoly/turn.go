@@ -225,7 +225,9 @@ func (g *Game) endTurn() {
 	g.jailedNow = false
 	next := g.cur
 	for {
-		next = (next + 1) % g.n
+		if next++; next == g.n {
+			next = 0
+		}
 		if !g.p[next].Bankrupt {
 			break
 		}
@@ -281,7 +283,10 @@ func (g *Game) sendToJail(p int8) {
 func (g *Game) moveBy(p int8, steps int) {
 	n := len(g.rules.Squares)
 	from := int(g.p[p].Pos)
-	to := ((from+steps)%n + n) % n
+	to := from + steps
+	if to < 0 || to >= n { // a division only when the board is left
+		to = (to%n + n) % n
+	}
 	g.p[p].Pos = int8(to)
 	g.emit(Event{Kind: EvMove, Player: p, Square: int8(to), Other: int8(from)})
 	if steps > 0 && from+steps >= n {

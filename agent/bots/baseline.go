@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -44,34 +45,71 @@ type Baseline struct {
 	pending    monopoly.TradeOffer
 	offer      monopoly.TradeOffer // the proposal being made (Action points at it)
 
-	noTradeKey  uint64 // ownership when the last trade search found nothing
-	noTradeCash int    // and the cash it had then
+	noTrade noTrade // what the last fruitless trade search needs to change
 
+	// Memos of work that gives the same answer until the position
+	// changes, for the rules they were made under.
+	rules  *monopoly.Rules
 	groups groupsHeld // its colour groups, as of its last decision
+	idle   idle       // a position in which it had nothing to build or lift
+}
+
+// forget drops the memos when the rules change (a player reused in
+// another game).
+func (b *Baseline) forget(r *monopoly.Rules) {
+	b.rules, b.groups, b.noTrade, b.idle = r, groupsHeld{}, noTrade{}, idle{}
+}
+
+// idle records a position in which a manage decision found nothing to
+// build or lift, so that the next one in the same position costs a few
+// comparisons: nothing becomes possible until its holdings, the mortgages
+// or the bank's buildings change, or its cash reaches the least that one
+// of the actions it passed over needs.
+type idle struct {
+	owned, mortgaged uint64
+	houses, hotels   int
+	cash             int // 0: nothing recorded
+}
+
+func (b *Baseline) idleAt(v monopoly.View, owned uint64, cash int) bool {
+	i := &b.idle
+	return cash < i.cash && owned == i.owned && v.MortgagedMask() == i.mortgaged &&
+		v.HouseSupply() == i.houses && v.HotelSupply() == i.hotels
+}
+
+// noTrade records why a trade search found nothing, so that it is not run
+// again until it may succeed: the properties or buildings change hands
+// (key), its cash reaches the least an offer needed (cash), or a rejected
+// offer may be made again (turn).
+type noTrade struct {
+	key  uint64 // ownership fingerprint; 0: no search recorded
+	cash int
+	turn int
 }
 
 // groupsHeld sorts a player's colour groups into those it owns whole and
 // those it lacks one street of. Holdings change seldom and a manage
 // decision asks about both, so they are worked out once per change.
 type groupsHeld struct {
-	rules    *monopoly.Rules
 	owned    uint64 // the holdings they were worked out for
 	complete uint16 // groups owned whole, by index
 	near     uint16 // groups lacking one street
 }
 
 func (h *groupsHeld) update(r *monopoly.Rules, owned uint64) {
-	if owned == h.owned && r == h.rules {
+	if owned == h.owned {
 		return
 	}
-	*h = groupsHeld{rules: r, owned: owned}
+	*h = groupsHeld{owned: owned}
 	for gi := range r.Groups {
 		g := &r.Groups[gi]
 		switch bits.OnesCount64(owned & g.Mask) {
 		case len(g.Squares):
 			h.complete |= 1 << gi
 		case len(g.Squares) - 1:
-			h.near |= 1 << gi
+			if len(g.Squares) > 1 { // a group split between two players
+				h.near |= 1 << gi
+			}
 		}
 	}
 }
@@ -81,6 +119,9 @@ func NewBaseline(p Params) *Baseline { return &Baseline{P: p, triedTurn: -1} }
 
 // Decide implements agent.Agent.
 func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
+	if v.Rules() != b.rules {
+		b.forget(v.Rules())
+	}
 	if d.Kind == monopoly.DecisionManage {
 		return b.manage(v, d)
 	}
@@ -142,16 +183,14 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	b.groups.update(r, owned)
 	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() {
 		b.triedTurn = v.Turn()
-		// A search that found nothing finds nothing again until the
-		// properties change hands or its cash grows.
-		key := ownership(v)
-		if key != b.noTradeKey || cash > b.noTradeCash || b.noTradeKey == 0 {
+		nt := &b.noTrade
+		if key := ownership(v); key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn {
 			if o, ok := b.findTrade(v, me); ok {
 				b.offer = o
-				b.noTradeKey = 0
+				nt.key = 0
 				return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}
 			}
-			b.noTradeKey, b.noTradeCash = key, cash
+			nt.key = key
 		}
 	}
 	// Remember how the last proposal went: a rejected offer is not made
@@ -162,12 +201,20 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	}
 	b.pending = monopoly.TradeOffer{}
+	if b.idleAt(v, owned, cash) {
+		return monopoly.Action{Kind: monopoly.ActContinue, Player: me}
+	}
+	need := math.MaxInt // the least cash with which something is worth doing
 
 	// Build evenly on monopolies, most valuable group first.
 	best, bestCost := -1, 0
 	for m := b.groups.complete; m != 0; m &= m - 1 {
 		g := &r.Groups[bits.TrailingZeros16(m)]
-		if g.HouseCost <= bestCost || cash-g.HouseCost < b.P.BuildReserve {
+		if g.HouseCost <= bestCost {
+			continue
+		}
+		if n := g.HouseCost + max(b.P.BuildReserve, 0); cash < n {
+			need = min(need, n)
 			continue
 		}
 		// Even building: only a street with the fewest buildings may take one.
@@ -177,7 +224,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 				low, lowH = sq, h
 			}
 		}
-		if v.CanBuild(low) {
+		if lowH < 5 && v.CanBuild(low) {
 			best, bestCost = low, g.HouseCost
 		}
 	}
@@ -185,14 +232,16 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		return monopoly.Action{Kind: monopoly.ActBuild, Player: me, Arg: best}
 	}
 	// Lift mortgages when rich.
-	if mort := owned & v.MortgagedMask(); mort != 0 {
-		for m := mort; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			if float64(cash-r.UnmortgageCost(sq)) >= b.P.RichFactor*float64(b.P.Reserve) {
-				return monopoly.Action{Kind: monopoly.ActUnmortgage, Player: me, Arg: sq}
-			}
+	rich := int(math.Ceil(b.P.RichFactor * float64(b.P.Reserve)))
+	for m := owned & v.MortgagedMask(); m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		n := r.UnmortgageCost(sq) + rich
+		if cash >= n {
+			return monopoly.Action{Kind: monopoly.ActUnmortgage, Player: me, Arg: sq}
 		}
+		need = min(need, n)
 	}
+	b.idle = idle{owned: owned, mortgaged: v.MortgagedMask(), houses: v.HouseSupply(), hotels: v.HotelSupply(), cash: need}
 	return monopoly.Action{Kind: monopoly.ActContinue, Player: me}
 }
 
@@ -235,52 +284,54 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 // findTrade looks for an offer that completes one of its colour groups: a
 // swap that completes one of the partner's too, balanced with cash, or a
 // purchase at a price that compensates the partner for the group it gives
-// up.
+// up. When it finds none it records in b.noTrade the least cash and the
+// earliest turn at which one of the offers it passed over becomes possible.
 func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool) {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
+	cash := v.Cash(me)
 	b.groups.update(r, owned)
+	b.noTrade.cash, b.noTrade.turn = math.MaxInt, math.MaxInt
 	for gm := b.groups.near; gm != 0; gm &= gm - 1 {
 		g := &r.Groups[bits.TrailingZeros16(gm)]
 		mask := g.Mask
-		mine := owned & mask
-		want := bits.TrailingZeros64(mask &^ mine)
+		want := bits.TrailingZeros64(mask &^ owned)
 		other := v.Owner(want)
-		if other < 0 || v.Bankrupt(other) || v.Houses(want) > 0 || b.recentlyRejected(v, want) {
+		if other < 0 || v.Bankrupt(other) {
 			continue
 		}
-		if hasBuildings(v, mask) {
+		if t := b.rejectedAt[want]; t > 0 && v.Turn()-t < b.P.RetryTurns {
+			b.noTrade.turn = min(b.noTrade.turn, t+b.P.RetryTurns)
 			continue
 		}
 		wantValue := r.Squares[want].Price + groupBonus(r, want)
 		// A swap: something of ours that completes one of their groups.
 		for m := owned &^ mask; m != 0; m &= m - 1 {
 			give := bits.TrailingZeros64(m)
-			if r.Squares[give].Kind != monopoly.KindStreet || !completes(v, other, give) || hasBuildings(v, r.GroupMask(give)) {
+			s := &r.Squares[give]
+			if s.Kind != monopoly.KindStreet || b.groups.complete&(1<<s.Group) != 0 || !completes(v, other, give) {
 				continue
 			}
 			giveValue := r.Squares[give].Price + groupBonus(r, give)
-			cash := max(0, wantValue-giveValue)
-			if v.Cash(me)-cash < b.P.Reserve {
+			pay := max(0, wantValue-giveValue)
+			if need := pay + b.P.Reserve; cash < need {
+				b.noTrade.cash = min(b.noTrade.cash, need)
 				continue
 			}
-			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(cash)}
+			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(pay)}
 			b.pending = o
 			return o, true
 		}
 		// A purchase, if it leaves cash to build with.
-		if v.Cash(me)-wantValue >= b.P.Reserve+g.HouseCost*len(g.Squares) {
-			o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
-			b.pending = o
-			return o, true
+		if need := wantValue + b.P.Reserve + g.HouseCost*len(g.Squares); cash < need {
+			b.noTrade.cash = min(b.noTrade.cash, need)
+			continue
 		}
+		o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
+		b.pending = o
+		return o, true
 	}
 	return monopoly.TradeOffer{}, false
-}
-
-func (b *Baseline) recentlyRejected(v monopoly.View, sq int) bool {
-	t := b.rejectedAt[sq]
-	return t > 0 && v.Turn()-t < b.P.RetryTurns
 }
 
 // tradeGain values an offer for its target me: cash and printed prices
@@ -319,16 +370,14 @@ func (b *Baseline) tradeGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 	return gain
 }
 
-// ownership fingerprints who owns what, the mortgages and the building
-// supply (buildings block trades), so that a fruitless search need not be
-// repeated.
+// ownership fingerprints who owns what: all a trade search depends on
+// besides cash and time. (Buildings would block a trade, but there are
+// none in a group split between two players.)
 func ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
 		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
 	}
-	h = (h ^ v.MortgagedMask()) * 0x100000001b3
-	h = (h ^ uint64(v.HouseSupply()<<8|v.HotelSupply())) * 0x100000001b3
 	return h | 1 // never 0, which means "no search recorded"
 }
 
@@ -361,15 +410,6 @@ func completes(v monopoly.View, p, sq int) bool {
 func strategic(v monopoly.View, p, sq int) bool {
 	for q := range v.Players() {
 		if !v.Bankrupt(q) && (q == p || v.Owner(sq) != q) && completes(v, q, sq) {
-			return true
-		}
-	}
-	return false
-}
-
-func hasBuildings(v monopoly.View, mask uint64) bool {
-	for m := mask; m != 0; m &= m - 1 {
-		if v.Houses(bits.TrailingZeros64(m)) > 0 {
 			return true
 		}
 	}

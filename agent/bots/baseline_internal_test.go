@@ -1,0 +1,42 @@
+package bots
+
+import (
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// The baseline's memos only save work: at every decision of many games,
+// a copy of the player with its memos forgotten answers exactly as the
+// player itself does.
+func TestBaselineMemosChangeNoAnswer(t *testing.T) {
+	r := monopoly.DefaultRules()
+	decisions := 0
+	for seed := range uint64(300) {
+		g := monopoly.New(r, 4, seed)
+		var players [4]*Baseline
+		for i := range players {
+			players[i] = NewBaseline(DefaultParams())
+		}
+		for !g.Over() {
+			p := g.Decider()
+			v, d := g.View(p), g.Pending()
+			fresh := *players[p]
+			fresh.forget(r)
+			want := fresh.Decide(v, d)
+			got := players[p].Decide(v, d)
+			if got.Kind != want.Kind || got.Arg != want.Arg || (got.Offer == nil) != (want.Offer == nil) ||
+				got.Offer != nil && *got.Offer != *want.Offer {
+				t.Fatalf("game %d, turn %d, %s for player %d: answered %s %d, without memos %s %d",
+					seed, g.Turn(), d.Kind, p, got.Kind, got.Arg, want.Kind, want.Arg)
+			}
+			if err := g.Apply(got); err != nil {
+				t.Fatal(err)
+			}
+			decisions++
+		}
+	}
+	if decisions < 100_000 {
+		t.Fatalf("only %d decisions checked", decisions)
+	}
+}
