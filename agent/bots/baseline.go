@@ -23,7 +23,7 @@ type Params struct {
 func DefaultParams() Params {
 	return Params{
 		Reserve:          60,
-		BuildReserve:     100,
+		BuildReserve:     0,
 		CompleteReserve:  50,
 		BidCompletes:     1.6,
 		BidBlocks:        1.3,
@@ -35,7 +35,8 @@ func DefaultParams() Params {
 
 // Baseline is a sound, fast rule-based player: it buys while it keeps a
 // reserve, bids up to a value, builds evenly on its monopolies, raises
-// cash by selling and then mortgaging, lifts mortgages when rich, trades
+// cash by mortgaging outside its monopolies before selling buildings,
+// lifts mortgages when rich, trades
 // to complete colour groups at a fair price, and leaves jail early in the
 // game but stays late.
 type Baseline struct {
@@ -245,14 +246,18 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	return monopoly.Action{Kind: monopoly.ActContinue, Player: me}
 }
 
-// raiseCash sells buildings first (evenly, from the cheapest group), then
-// mortgages properties outside complete groups, then the rest; bankrupt
-// only when nothing is left.
+// raiseCash mortgages properties outside complete groups first, then
+// sells buildings (evenly, from the cheapest group), then mortgages the
+// rest: the groups that earn most are the last to go. It mortgages the
+// smallest loan first, and goes bankrupt only when nothing is left.
 func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
+	unmortgaged := v.OwnedMask(me) &^ v.MortgagedMask()
+	if sq := b.smallestMortgage(v, me, unmortgaged, false); sq >= 0 {
+		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
+	}
 	r := v.Rules()
-	owned := v.OwnedMask(me)
-	sell, sellCost := -1, 1<<30
-	for m := owned; m != 0; m &= m - 1 {
+	sell, sellCost := -1, math.MaxInt
+	for m := v.OwnedMask(me); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		if v.Houses(sq) == 0 {
 			continue
@@ -264,21 +269,25 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 	if sell >= 0 {
 		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
-	mort, mortScore := -1, 1<<30
-	for m := owned &^ v.MortgagedMask(); m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		score := r.Squares[sq].Mortgage
-		if v.Monopoly(me, sq) {
-			score += 10000 // keep complete groups earning as long as possible
-		}
-		if score < mortScore && v.CanMortgage(sq) {
-			mort, mortScore = sq, score
-		}
-	}
-	if mort >= 0 {
-		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: mort}
+	if sq := b.smallestMortgage(v, me, unmortgaged, true); sq >= 0 {
+		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}
+}
+
+// smallestMortgage picks among the squares of mask the one with the
+// smallest loan that may be mortgaged now, in complete groups or outside
+// them; -1 when there is none.
+func (b *Baseline) smallestMortgage(v monopoly.View, me int, mask uint64, inGroups bool) int {
+	r := v.Rules()
+	best, loan := -1, math.MaxInt
+	for m := mask; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		if l := r.Squares[sq].Mortgage; l < loan && v.Monopoly(me, sq) == inGroups && v.CanMortgage(sq) {
+			best, loan = sq, l
+		}
+	}
+	return best
 }
 
 // findTrade looks for an offer that completes one of its colour groups: a
