@@ -94,6 +94,7 @@ type noTrade struct {
 type groupsHeld struct {
 	owned    uint64 // the holdings they were worked out for
 	complete uint16 // groups owned whole, by index
+	streets  uint64 // the streets of those groups
 	near     uint16 // groups lacking one street
 }
 
@@ -107,6 +108,7 @@ func (h *groupsHeld) update(r *monopoly.Rules, owned uint64) {
 		switch bits.OnesCount64(owned & g.Mask) {
 		case len(g.Squares):
 			h.complete |= 1 << gi
+			h.streets |= g.Mask
 		case len(g.Squares) - 1:
 			if len(g.Squares) > 1 { // a group split between two players
 				h.near |= 1 << gi
@@ -251,13 +253,15 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 // rest: the groups that earn most are the last to go. It mortgages the
 // smallest loan first, and goes bankrupt only when nothing is left.
 func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
-	unmortgaged := v.OwnedMask(me) &^ v.MortgagedMask()
-	if sq := b.smallestMortgage(v, me, unmortgaged, false); sq >= 0 {
+	r := v.Rules()
+	owned := v.OwnedMask(me)
+	b.groups.update(r, owned)
+	unmortgaged := owned &^ v.MortgagedMask()
+	if sq := smallestMortgage(v, unmortgaged&^b.groups.streets); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
-	r := v.Rules()
 	sell, sellCost := -1, math.MaxInt
-	for m := v.OwnedMask(me); m != 0; m &= m - 1 {
+	for m := owned; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		if v.Houses(sq) == 0 {
 			continue
@@ -269,21 +273,20 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 	if sell >= 0 {
 		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
-	if sq := b.smallestMortgage(v, me, unmortgaged, true); sq >= 0 {
+	if sq := smallestMortgage(v, unmortgaged&b.groups.streets); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}
 }
 
 // smallestMortgage picks among the squares of mask the one with the
-// smallest loan that may be mortgaged now, in complete groups or outside
-// them; -1 when there is none.
-func (b *Baseline) smallestMortgage(v monopoly.View, me int, mask uint64, inGroups bool) int {
+// smallest loan that may be mortgaged now; -1 when there is none.
+func smallestMortgage(v monopoly.View, mask uint64) int {
 	r := v.Rules()
 	best, loan := -1, math.MaxInt
 	for m := mask; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		if l := r.Squares[sq].Mortgage; l < loan && v.Monopoly(me, sq) == inGroups && v.CanMortgage(sq) {
+		if l := r.Squares[sq].Mortgage; l < loan && v.CanMortgage(sq) {
 			best, loan = sq, l
 		}
 	}
