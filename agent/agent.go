@@ -20,6 +20,13 @@ type Agent interface {
 	Decide(v monopoly.View, d monopoly.Decision) monopoly.Action
 }
 
+// Resetter is an agent that can start another game in place, becoming
+// the agent its Factory makes for that seat and seed: long simulations
+// then make no new players for each game.
+type Resetter interface {
+	Reset(seat int, seed uint64)
+}
+
 // Factory makes an agent for one seat of one game. seed is derived from
 // the game's seed and the seat, so a bot that draws random numbers is
 // deterministic given the game.

@@ -93,19 +93,39 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// RunGame plays game i of the run.
-func (c *Config) RunGame(i int) (GameResult, error) {
+// Table is a game and its players, which one worker reuses from one game
+// of a run to the next so that a simulation allocates nothing per game
+// (players that are agent.Resetter are reset, others made anew). The zero
+// Table is ready to use.
+type Table struct {
+	g      *monopoly.Game
+	agents []agent.Agent
+}
+
+// RunGame plays game i of the run at table t (nil: a table of its own).
+func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
+	if t == nil {
+		t = &Table{}
+	}
 	seed := GameSeed(c.Seed, i)
-	g := monopoly.New(c.Rules, c.Players, seed)
-	agents := make([]agent.Agent, c.Players)
-	for s := range agents {
+	if t.g == nil || t.g.Rules() != c.Rules || t.g.Players() != c.Players {
+		t.g, t.agents = monopoly.New(c.Rules, c.Players, seed), make([]agent.Agent, c.Players)
+	} else {
+		t.g.Reset(seed)
+	}
+	for s := range t.agents {
+		if r, ok := t.agents[s].(agent.Resetter); ok {
+			r.Reset(s, SeatSeed(seed, s))
+			continue
+		}
 		a, err := agent.New(c.SeatBot(s), s, SeatSeed(seed, s))
 		if err != nil {
 			return GameResult{}, err
 		}
-		agents[s] = a
+		t.agents[s] = a
 	}
-	if err := Play(g, agents); err != nil {
+	g := t.g
+	if err := Play(g, t.agents); err != nil {
 		return GameResult{}, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
 	}
 	return GameResult{Winner: g.Winner(), Rounds: g.Round(), Rolls: g.Rolls(), Capped: g.Capped()}, nil
@@ -131,12 +151,13 @@ func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, err
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			var t Table
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= c.Games {
 					return
 				}
-				r, err := c.RunGame(i)
+				r, err := c.RunGame(i, &t)
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {

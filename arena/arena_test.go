@@ -19,11 +19,18 @@ func testConfig(t *testing.T, workers int) Config {
 }
 
 // The results of a run are a function of its seed alone: the same games,
-// in the same order, whatever the number of workers.
+// in the same order, whatever the number of workers, and each the game a
+// table of its own plays (workers reuse theirs).
 func TestSimulateSameForAnyWorkers(t *testing.T) {
-	one, err := Simulate(context.Background(), testConfig(t, 1), nil)
+	c := testConfig(t, 1)
+	one, err := Simulate(context.Background(), c, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i, r := range one {
+		if alone, _ := c.RunGame(i, nil); alone != r {
+			t.Fatalf("game %d on a reused table: %+v; alone: %+v", i, r, alone)
+		}
 	}
 	for _, w := range []int{2, 5} {
 		many, err := Simulate(context.Background(), testConfig(t, w), nil)

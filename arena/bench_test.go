@@ -16,13 +16,15 @@ func benchRules(b *testing.B) *monopoly.Rules {
 }
 
 // BenchmarkGame plays one full 4-player game of baseline bots (default
-// rules, 500-round limit) per iteration, bots included.
+// rules, 500-round limit) per iteration, bots included, at one table as a
+// simulation worker does.
 func BenchmarkGame(b *testing.B) {
 	c := Config{Rules: benchRules(b), Players: 4, Bots: []string{"baseline"}, Seed: 7, Games: 1}
+	var t Table
 	i := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.RunGame(i); err != nil {
+		if _, err := c.RunGame(i, &t); err != nil {
 			b.Fatal(err)
 		}
 		i++

@@ -132,17 +132,34 @@ type diceScript struct {
 }
 
 // New starts a game of the given number of players under rules r, seeded
-// with seed; seat 0 plays first.
+// with seed; seat 0 plays first. It panics on a number of players outside
+// 2 to MaxPlayers.
 func New(r *Rules, players int, seed uint64) *Game {
-	s := Setup{Seed: seed, HouseSupply: -1, HotelSupply: -1}
-	for range players {
-		s.Players = append(s.Players, PlayerSetup{Cash: r.StartingCash})
-	}
-	g, err := NewFromSetup(r, s)
-	if err != nil {
-		panic(err)
-	}
+	g := &Game{rules: r}
+	g.startStandard(players, seed)
 	return g
+}
+
+// Reset starts a new game in g's memory, as New(g.Rules(), g.Players(),
+// seed) would, so that a long simulation allocates no game per game. It
+// keeps whether events are recorded and drops those of the last game.
+func (g *Game) Reset(seed uint64) {
+	n := int(g.n)
+	*g = Game{rules: g.rules, record: g.record}
+	g.startStandard(n, seed)
+}
+
+func (g *Game) startStandard(players int, seed uint64) {
+	if players < 2 || players > MaxPlayers {
+		panic(fmt.Sprintf("monopoly: %d players; the game takes 2 to %d", players, MaxPlayers))
+	}
+	var ps [MaxPlayers]PlayerSetup
+	for i := range players {
+		ps[i].Cash = g.rules.StartingCash
+	}
+	if err := g.start(Setup{Players: ps[:players], Seed: seed, HouseSupply: -1, HotelSupply: -1}); err != nil {
+		panic(err) // the standard start of valid rules
+	}
 }
 
 // Setup is a starting position: who holds what, where, and which cards lie
@@ -177,14 +194,23 @@ type PropertySetup struct {
 // NewFromSetup starts a game from a prepared position. The rest of each
 // deck, below the given tops, is shuffled with the seed.
 func NewFromSetup(r *Rules, s Setup) (*Game, error) {
+	g := &Game{rules: r}
+	if err := g.start(s); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// start sets up the position s in g, whose rules are set and state zero.
+func (g *Game) start(s Setup) error {
+	r := g.rules
 	n := len(s.Players)
 	if n < 2 || n > MaxPlayers {
-		return nil, fmt.Errorf("monopoly: %d players; the game takes 2 to %d", n, MaxPlayers)
+		return fmt.Errorf("monopoly: %d players; the game takes 2 to %d", n, MaxPlayers)
 	}
 	if s.First < 0 || s.First >= n {
-		return nil, fmt.Errorf("monopoly: first player %d out of range", s.First)
+		return fmt.Errorf("monopoly: first player %d out of range", s.First)
 	}
-	g := &Game{rules: r}
 	g.n, g.winner, g.cur, g.round = int8(n), -1, int8(s.First), 1
 	g.rng.Seed(s.Seed, s.Seed^0x9e3779b97f4a7c15)
 	for i := range g.owner {
@@ -192,16 +218,16 @@ func NewFromSetup(r *Rules, s Setup) (*Game, error) {
 	}
 	for i, ps := range s.Players {
 		if ps.Cash < 0 {
-			return nil, fmt.Errorf("monopoly: player %d: negative cash %d", i, ps.Cash)
+			return fmt.Errorf("monopoly: player %d: negative cash %d", i, ps.Cash)
 		}
 		if ps.Position < 0 || ps.Position >= len(r.Squares) {
-			return nil, fmt.Errorf("monopoly: player %d: position %d is off the board", i, ps.Position)
+			return fmt.Errorf("monopoly: player %d: position %d is off the board", i, ps.Position)
 		}
 		if ps.JailTurns < 0 || ps.JailTurns >= r.JailTurns {
-			return nil, fmt.Errorf("monopoly: player %d: jail_turns %d; must be 0 to %d", i, ps.JailTurns, r.JailTurns-1)
+			return fmt.Errorf("monopoly: player %d: jail_turns %d; must be 0 to %d", i, ps.JailTurns, r.JailTurns-1)
 		}
 		if ps.InJail && ps.Position != r.JailSquare {
-			return nil, fmt.Errorf("monopoly: player %d: in jail but on square %d, not the jail (%d)", i, ps.Position, r.JailSquare)
+			return fmt.Errorf("monopoly: player %d: in jail but on square %d, not the jail (%d)", i, ps.Position, r.JailSquare)
 		}
 		p := &g.p[i]
 		p.Cash = int64(ps.Cash)
@@ -213,10 +239,10 @@ func NewFromSetup(r *Rules, s Setup) (*Game, error) {
 		for _, d := range ps.JailCards {
 			bit, ok := r.keepBit(d)
 			if !ok {
-				return nil, fmt.Errorf("monopoly: player %d: deck %d has no Get Out of Jail Free card", i, d)
+				return fmt.Errorf("monopoly: player %d: deck %d has no Get Out of Jail Free card", i, d)
 			}
 			if g.heldBy(bit) >= 0 {
-				return nil, fmt.Errorf("monopoly: player %d: that Get Out of Jail Free card is already held", i)
+				return fmt.Errorf("monopoly: player %d: that Get Out of Jail Free card is already held", i)
 			}
 			p.JailCards |= 1 << bit
 		}
@@ -225,20 +251,20 @@ func NewFromSetup(r *Rules, s Setup) (*Game, error) {
 	standingHouses, standingHotels := 0, 0
 	for _, ps := range s.Properties {
 		if ps.Square < 0 || ps.Square >= len(r.Squares) || !r.Squares[ps.Square].Ownable() {
-			return nil, fmt.Errorf("monopoly: square %d cannot be owned", ps.Square)
+			return fmt.Errorf("monopoly: square %d cannot be owned", ps.Square)
 		}
 		name := r.Squares[ps.Square].Name
 		if ps.Owner < 0 || ps.Owner >= n {
-			return nil, fmt.Errorf("monopoly: %s: owner %d out of range", name, ps.Owner)
+			return fmt.Errorf("monopoly: %s: owner %d out of range", name, ps.Owner)
 		}
 		if g.owner[ps.Square] >= 0 {
-			return nil, fmt.Errorf("monopoly: %s listed twice", name)
+			return fmt.Errorf("monopoly: %s listed twice", name)
 		}
 		if ps.Houses < 0 || ps.Houses > 5 || (ps.Houses > 0 && r.Squares[ps.Square].Kind != KindStreet) {
-			return nil, fmt.Errorf("monopoly: %s: %d houses not possible", name, ps.Houses)
+			return fmt.Errorf("monopoly: %s: %d houses not possible", name, ps.Houses)
 		}
 		if ps.Houses > 0 && ps.Mortgaged {
-			return nil, fmt.Errorf("monopoly: %s: a mortgaged property cannot have buildings", name)
+			return fmt.Errorf("monopoly: %s: a mortgaged property cannot have buildings", name)
 		}
 		g.setOwner(ps.Square, int8(ps.Owner))
 		g.houses[ps.Square] = int8(ps.Houses)
@@ -253,7 +279,7 @@ func NewFromSetup(r *Rules, s Setup) (*Game, error) {
 	}
 	for _, ps := range s.Properties {
 		if ps.Houses > 0 && !g.ownsGroup(int8(ps.Owner), ps.Square) {
-			return nil, fmt.Errorf("monopoly: %s: buildings need the whole colour group", r.Squares[ps.Square].Name)
+			return fmt.Errorf("monopoly: %s: buildings need the whole colour group", r.Squares[ps.Square].Name)
 		}
 	}
 	g.houseSupply = int16(r.MaxHouses - standingHouses)
@@ -265,21 +291,21 @@ func NewFromSetup(r *Rules, s Setup) (*Game, error) {
 		g.hotelSupply = int16(s.HotelSupply)
 	}
 	if g.houseSupply < 0 || g.hotelSupply < 0 {
-		return nil, fmt.Errorf("monopoly: more buildings standing than the supply holds")
+		return fmt.Errorf("monopoly: more buildings standing than the supply holds")
 	}
 	for d := range r.Decks {
 		if err := g.buildDeck(d, s.DeckTops[d]); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	g.startTurn()
 	g.advance()
-	return g, nil
+	return nil
 }
 
 func (g *Game) buildDeck(d int, tops []int) error {
 	cards := g.rules.Decks[d].Cards
-	used := make([]bool, len(cards))
+	var used [MaxDeckCards]bool
 	for i, c := range cards {
 		if c.Keep && g.heldBy(c.keepBit) >= 0 {
 			used[i] = true

@@ -142,6 +142,31 @@ func TestCloneIsIndependent(t *testing.T) {
 	}
 }
 
+// TestReset checks that a game reset after play is the new game New would
+// make, recording events as before, and plays on as that game does.
+func TestReset(t *testing.T) {
+	r := rulesWith(t, "max_rounds: 100")
+	g := monopoly.New(r, 3, 9)
+	g.Record(true)
+	playOn(t, g, seatAgents([]string{"chaos"}, 3, 9), 500)
+	g.Reset(21)
+	fresh := monopoly.New(r, 3, 21)
+	fresh.Record(true)
+	if !g.SameState(fresh) {
+		t.Fatal("a reset game is not the game New makes")
+	}
+	// New records nothing before Record(true); Reset records the new
+	// game from its start.
+	if evs := g.TakeEvents(); len(evs) != 1 || evs[0].Kind != monopoly.EvTurnStart {
+		t.Fatalf("a reset game recorded %v before play, want its first turn's start", evs)
+	}
+	evs, _ := playOn(t, g, seatAgents([]string{"chaos"}, 3, 4), 2000)
+	want, _ := playOn(t, fresh, seatAgents([]string{"chaos"}, 3, 4), 2000)
+	if len(evs) == 0 || !reflect.DeepEqual(evs, want) || !g.SameState(fresh) {
+		t.Fatal("a reset game plays differently from a new one")
+	}
+}
+
 // TestDeterminism replays the actions of whole games into fresh games of
 // the same rules, seats and seed: the events and the final positions must
 // be the same; another seed gives another game.

@@ -118,7 +118,14 @@ func (h *groupsHeld) update(r *monopoly.Rules, owned uint64) {
 }
 
 // NewBaseline returns a baseline player.
-func NewBaseline(p Params) *Baseline { return &Baseline{P: p, triedTurn: -1} }
+func NewBaseline(p Params) *Baseline {
+	b := &Baseline{P: p}
+	b.Reset(0, 0)
+	return b
+}
+
+// Reset implements agent.Resetter: a new game, the same parameters.
+func (b *Baseline) Reset(seat int, seed uint64) { *b = Baseline{P: b.P, triedTurn: -1} }
 
 // Decide implements agent.Agent.
 func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {

@@ -59,13 +59,24 @@ func TestBaselineBeatsRandom(t *testing.T) {
 
 func TestSameSeedSameGame(t *testing.T) {
 	cfg := arena.Config{Rules: rules(t, "max_rounds: 500"), Players: 4, Bots: []string{"baseline", "random"}, Seed: 3, Games: 1}
-	a, err := cfg.RunGame(7)
+	a, err := cfg.RunGame(7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := cfg.RunGame(7)
+	b, _ := cfg.RunGame(7, nil)
 	if a != b {
 		t.Fatalf("same seed, different games: %+v vs %+v", a, b)
+	}
+	// A table reused after other games (as simulation workers do) plays
+	// the same game: its game and players are reset, not carried over.
+	var tb arena.Table
+	for _, i := range []int{3, 11} {
+		if _, err := cfg.RunGame(i, &tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, _ := cfg.RunGame(7, &tb); c != a {
+		t.Fatalf("a reused table played another game: %+v vs %+v", c, a)
 	}
 }
 

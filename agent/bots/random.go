@@ -33,8 +33,14 @@ type Random struct {
 // NewRandom returns a random player seeded with seed.
 func NewRandom(seed uint64) *Random {
 	r := &Random{buf: make([]monopoly.Action, 0, 64)}
-	r.rng.Seed(seed, seed^0xda3e39cb94b95bdb)
+	r.Reset(0, seed)
 	return r
+}
+
+// Reset implements agent.Resetter.
+func (r *Random) Reset(seat int, seed uint64) {
+	*r = Random{buf: r.buf[:0]}
+	r.rng.Seed(seed, seed^0xda3e39cb94b95bdb)
 }
 
 // Decide implements agent.Agent.
