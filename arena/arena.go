@@ -39,8 +39,6 @@ func Play(g *monopoly.Game, agents []agent.Agent) error {
 		if n == MaxDecisions {
 			return fmt.Errorf("arena: game still going after %d decisions", MaxDecisions)
 		}
-		// No Decision or Action variables: they are too big to live in
-		// registers, and copying them stalls the loop.
 		p := g.Decider()
 		if p < 0 {
 			return fmt.Errorf("arena: the game waits for dice")

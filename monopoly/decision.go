@@ -39,7 +39,7 @@ func (k DecisionKind) String() string {
 type Decision struct {
 	Kind   DecisionKind
 	Player int
-	Square int // buy, bid, mortgaged_transfer, raise_cash: the property (raise_cash: where the debt arose, -1 none)
+	Square int // the property to buy, bid on or keep mortgaged; raise_cash: where the debt arose; -1: none
 	Amount int // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
 }
 

@@ -36,9 +36,8 @@ func DefaultParams() Params {
 // Baseline is a sound, fast rule-based player: it buys while it keeps a
 // reserve, bids up to a value, builds evenly on its monopolies, raises
 // cash by mortgaging outside its monopolies before selling buildings,
-// lifts mortgages when rich, trades
-// to complete colour groups at a fair price, and leaves jail early in the
-// game but stays late.
+// lifts mortgages when rich, trades to complete colour groups at a fair
+// price, and leaves jail early in the game but stays late.
 type Baseline struct {
 	P          Params
 	triedTurn  int     // the turn in which it last looked for a trade
@@ -79,9 +78,9 @@ func (b *Baseline) idleAt(v monopoly.View, owned uint64, cash int) bool {
 }
 
 // noTrade records why a trade search found nothing, so that it is not run
-// again until it may succeed: the properties or buildings change hands
-// (key), its cash reaches the least an offer needed (cash), or a rejected
-// offer may be made again (turn).
+// again until it may succeed: properties change hands (key), its cash
+// reaches the least an offer needed (cash), or a rejected offer may be
+// made again (turn).
 type noTrade struct {
 	key  uint64 // ownership fingerprint; 0: no search recorded
 	cash int
@@ -331,7 +330,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			if s.Kind != monopoly.KindStreet || b.groups.complete&(1<<s.Group) != 0 || !completes(v, other, give) {
 				continue
 			}
-			giveValue := r.Squares[give].Price + groupBonus(r, give)
+			giveValue := s.Price + groupBonus(r, give)
 			pay := max(0, wantValue-giveValue)
 			if need := pay + b.P.Reserve; cash < need {
 				b.noTrade.cash = min(b.noTrade.cash, need)
