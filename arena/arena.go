@@ -32,22 +32,24 @@ func GameSeed(run uint64, i int) uint64 {
 // SeatSeed derives the seed a bot in a seat receives.
 func SeatSeed(game uint64, seat int) uint64 { return GameSeed(game, 1000+seat) }
 
-// Play runs g to the end with one agent per seat. An agent's illegal
-// action is an error: bots must answer legally.
-func Play(g *monopoly.Game, agents []agent.Agent) error {
-	for n := 0; !g.Over(); n++ {
+// Play runs g to the end with one agent per seat and returns how many
+// decisions the agents answered. An agent's illegal action is an error:
+// bots must answer legally.
+func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
+	n := 0
+	for ; !g.Over(); n++ {
 		if n == MaxDecisions {
-			return fmt.Errorf("arena: game still going after %d decisions", MaxDecisions)
+			return n, fmt.Errorf("arena: game still going after %d decisions", MaxDecisions)
 		}
 		p := g.Decider()
 		if p < 0 {
-			return fmt.Errorf("arena: the game waits for dice")
+			return n, fmt.Errorf("arena: the game waits for dice")
 		}
 		if err := g.Apply(agents[p].Decide(g.View(p), g.Pending())); err != nil {
-			return fmt.Errorf("arena: seat %d: %w", p, err)
+			return n, fmt.Errorf("arena: seat %d: %w", p, err)
 		}
 	}
-	return nil
+	return n, nil
 }
 
 // Config describes a simulation run.
@@ -62,10 +64,11 @@ type Config struct {
 
 // GameResult is the outcome of one game.
 type GameResult struct {
-	Winner int // -1: none (a timed game tied)
-	Rounds int
-	Rolls  int64
-	Capped bool
+	Winner    int // -1: none (a timed game tied)
+	Rounds    int
+	Rolls     int64
+	Decisions int64 // answered by the agents
+	Capped    bool
 }
 
 // SeatBot returns the bot name seated at seat.
@@ -123,10 +126,11 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 		t.agents[s] = a
 	}
 	g := t.g
-	if err := Play(g, t.agents); err != nil {
+	n, err := Play(g, t.agents)
+	if err != nil {
 		return GameResult{}, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
 	}
-	return GameResult{Winner: g.Winner(), Rounds: g.Round(), Rolls: g.Rolls(), Capped: g.Capped()}, nil
+	return GameResult{Winner: g.Winner(), Rounds: g.Round(), Rolls: g.Rolls(), Decisions: int64(n), Capped: g.Capped()}, nil
 }
 
 // Simulate plays c.Games games on c.Workers goroutines. progress, if not
@@ -190,6 +194,7 @@ type Summary struct {
 	GamesPerS  float64          `json:"games_per_sec"`
 	GamesPerCS float64          `json:"games_per_cpu_sec"`
 	Rolls      int64            `json:"rolls"`
+	Decisions  int64            `json:"decisions"`
 	Finished   int              `json:"finished"`
 	Capped     int              `json:"capped"`
 	Ties       int              `json:"ties"`
@@ -226,6 +231,7 @@ func Summarize(c Config, results []GameResult) Summary {
 	seatWins := make([]int, c.Players)
 	for i, r := range results {
 		s.Rolls += r.Rolls
+		s.Decisions += r.Decisions
 		rounds[i] = float64(r.Rounds)
 		if r.Capped {
 			s.Capped++

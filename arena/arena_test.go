@@ -54,6 +54,18 @@ func TestSummarizeAddsUp(t *testing.T) {
 	for _, w := range s.Wins {
 		wins += w
 	}
+	var decisions int64
+	for _, r := range res {
+		// Rolls wait for an answer (go on, or a jail choice), all but a
+		// card's roll for utility rent: decisions outnumber them.
+		if r.Decisions < r.Rolls {
+			t.Fatalf("a game of %d rolls counted %d decisions", r.Rolls, r.Decisions)
+		}
+		decisions += r.Decisions
+	}
+	if s.Decisions != decisions {
+		t.Fatalf("summary counts %d decisions, the games %d", s.Decisions, decisions)
+	}
 	if s.Games != len(res) || s.Finished+s.Capped != s.Games || wins+s.Ties != s.Games {
 		t.Fatalf("games %d, finished %d + capped %d, wins %d + ties %d", s.Games, s.Finished, s.Capped, wins, s.Ties)
 	}

@@ -93,7 +93,9 @@ func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 	fmt.Fprintf(w, "games        %d (%d finished, %d at the %d-round limit, %d tied)\n", s.Games, s.Finished, s.Capped, maxRounds, s.Ties)
 	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers\n", s.Seconds, s.CPUSeconds, s.Workers)
 	fmt.Fprintf(w, "speed        %.0f games/s, %.0f games per CPU-second\n", s.GamesPerS, s.GamesPerCS)
-	fmt.Fprintf(w, "rolls        %d (%.0f per game)\n", s.Rolls, float64(s.Rolls)/max(1, float64(s.Games)))
+	perGame := func(n int64) float64 { return float64(n) / max(1, float64(s.Games)) }
+	fmt.Fprintf(w, "rolls        %d (%.0f per game)\n", s.Rolls, perGame(s.Rolls))
+	fmt.Fprintf(w, "decisions    %d (%.0f per game)\n", s.Decisions, perGame(s.Decisions))
 	fmt.Fprintf(w, "rounds       mean %.1f, median %.1f\n", s.RoundsMean, s.RoundsMed)
 	fmt.Fprintf(w, "\n%-6s %-12s %8s %8s   %s\n", "seat", "bot", "wins", "rate", "95% CI")
 	for _, sw := range s.WinRates {
