@@ -32,8 +32,8 @@ func (k DecisionKind) String() string {
 
 // Decision is the pending choice: who decides, what kind, and its terms.
 // It has four words so that it lives in registers: a bigger struct is
-// copied through memory at every call, which costs more than a whole
-// decision of the baseline bot. The rest of the context is asked of the
+// copied through memory at every call, and those copies stalled the
+// decision loop. The rest of the context is asked of the
 // game: the phase (Phase), whether going on rolls again (RollsAgain), and
 // the other party (Counterparty).
 type Decision struct {

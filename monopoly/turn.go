@@ -284,7 +284,7 @@ func (g *Game) moveBy(p int8, steps int) {
 	n := len(g.rules.Squares)
 	from := int(g.p[p].Pos)
 	to := from + steps
-	if to < 0 || to >= n { // a division only when the board is left
+	if to < 0 || to >= n { // divide only when the move wraps round the board
 		to = (to%n + n) % n
 	}
 	g.p[p].Pos = int8(to)
