@@ -6,7 +6,6 @@ package agent
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -27,29 +26,50 @@ type Resetter interface {
 	Reset(seat int, seed uint64)
 }
 
-// Factory makes an agent for one seat of one game. seed is derived from
-// the game's seed and the seat, so a bot that draws random numbers is
-// deterministic given the game.
-type Factory func(seat int, seed uint64) Agent
+// Bot is a registered kind of player.
+type Bot struct {
+	Name     string
+	Doc      string // one line, for help texts
+	Defaults Params // its parameters unless a seat overrides them
+	// Make makes the bot for one seat of one game with parameters p. seed
+	// is derived from the game's seed and the seat, so a bot that draws
+	// random numbers is deterministic given the game.
+	Make func(p Params, seat int, seed uint64) Agent
+}
 
-var registry = map[string]Factory{}
+var registry = map[string]Bot{}
 
 // Register makes a bot available by name. It panics on a duplicate name:
 // registration happens at init.
-func Register(name string, f Factory) {
-	if _, dup := registry[name]; dup {
-		panic("agent: duplicate bot " + name)
+func Register(b Bot) {
+	if _, dup := registry[b.Name]; dup {
+		panic("agent: duplicate bot " + b.Name)
 	}
-	registry[name] = f
+	registry[b.Name] = b
 }
 
-// New makes the named bot.
-func New(name string, seat int, seed uint64) (Agent, error) {
-	f, ok := registry[name]
+// Lookup returns the named bot.
+func Lookup(name string) (Bot, error) {
+	b, ok := registry[name]
 	if !ok {
-		return nil, fmt.Errorf("agent: unknown bot %q (known: %s)", name, strings.Join(Names(), ", "))
+		return Bot{}, fmt.Errorf("agent: unknown bot %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
-	return f(seat, seed), nil
+	return b, nil
+}
+
+// New makes the named bot with its default parameters.
+func New(name string, seat int, seed uint64) (Agent, error) {
+	return NewWith(name, ParamSpec{}, seat, seed)
+}
+
+// NewWith makes the named bot with its defaults overridden by spec; knobs
+// drawn at random are drawn from seed.
+func NewWith(name string, spec ParamSpec, seat int, seed uint64) (Agent, error) {
+	b, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return b.Make(spec.Apply(b.Defaults, seed^0x6a09e667f3bcc909), seat, seed), nil
 }
 
 // Names lists the registered bots, sorted.
@@ -63,4 +83,4 @@ func Names() []string {
 }
 
 // Known reports whether a bot is registered.
-func Known(name string) bool { return slices.Contains(Names(), name) }
+func Known(name string) bool { _, ok := registry[name]; return ok }

@@ -22,20 +22,22 @@ const MaxDecisions = 2_000_000
 
 // GameSeed derives the seed of game i of a run (SplitMix64), so any game
 // of a run can be replayed alone.
-func GameSeed(run uint64, i int) uint64 {
-	z := run + uint64(i+1)*0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+func GameSeed(run uint64, i int) uint64 { return monopoly.DeriveSeed(run, i) }
 
 // SeatSeed derives the seed a bot in a seat receives.
 func SeatSeed(game uint64, seat int) uint64 { return GameSeed(game, 1000+seat) }
 
 // Play runs g to the end with one agent per seat and returns how many
 // decisions the agents answered. An agent's illegal action is an error:
-// bots must answer legally.
+// bots must answer legally. When g records events, agents that are
+// agent.Talker answer with words, recorded before their action.
 func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
+	var talkers [monopoly.MaxPlayers]agent.Talker
+	if g.Recording() {
+		for i, a := range agents {
+			talkers[i], _ = a.(agent.Talker)
+		}
+	}
 	n := 0
 	for ; !g.Over(); n++ {
 		if n == MaxDecisions {
@@ -45,7 +47,15 @@ func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
 		if p < 0 {
 			return n, fmt.Errorf("arena: the game waits for dice")
 		}
-		if err := g.Apply(agents[p].Decide(g.View(p), g.Pending())); err != nil {
+		var a monopoly.Action
+		if t := talkers[p]; t != nil {
+			ans := t.Answer(g.View(p), g.Pending())
+			g.Say(p, ans.Speech, ans.Thought)
+			a = ans.Action
+		} else {
+			a = agents[p].Decide(g.View(p), g.Pending())
+		}
+		if err := g.Apply(a); err != nil {
 			return n, fmt.Errorf("arena: seat %d: %w", p, err)
 		}
 	}

@@ -48,14 +48,6 @@ func ParseJailPolicy(s string) (JailPolicy, error) {
 // the counts do not depend on how many workers play the chunks.
 const LandingChunks = 64
 
-// landingPlayers is the table size of the measurement games.
-const landingPlayers = 4
-
-// maxIdleDecisions bounds the decisions between two rolls: the players
-// only ever go on, decline and drop out, so a game that stops rolling is
-// an engine bug, reported rather than looped on.
-const maxIdleDecisions = 10_000
-
 // LandingConfig describes a landing measurement.
 type LandingConfig struct {
 	Rules   *monopoly.Rules
@@ -138,7 +130,7 @@ func Landing(c LandingConfig) (LandingResult, error) {
 				}
 				t := tally{counts: make([]int64, nsq)}
 				var err error
-				t.inJail, err = landingChunk(c.Rules, c.Jail, GameSeed(c.Seed, i), quota, t.counts)
+				t.inJail, err = monopoly.LandingCounts(c.Rules, c.Jail == JailLeave, GameSeed(c.Seed, i), quota, t.counts)
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -166,74 +158,4 @@ func Landing(c LandingConfig) (LandingResult, error) {
 		res.InJail += t.inJail
 	}
 	return res, nil
-}
-
-// landingChunk plays games until quota rolls have resolved, adding each
-// one's final square to counts, and returns the rolls that ended in jail.
-// A game that ends first (a bankruptcy, a round limit) is followed by a
-// fresh one with a seed derived from the chunk's.
-func landingChunk(r *monopoly.Rules, jail JailPolicy, seed uint64, quota int64, counts []int64) (int64, error) {
-	var done, inJail int64
-	for game := 0; done < quota; game++ {
-		gs := seed
-		if game > 0 {
-			gs = GameSeed(seed, game)
-		}
-		g := monopoly.New(r, landingPlayers, gs)
-		g.Record(true)
-		idle := 0
-		for done < quota && !g.Over() {
-			d := g.Pending()
-			a := monopoly.Action{Player: d.Player}
-			switch d.Kind {
-			case monopoly.DecisionManage:
-				a.Kind = monopoly.ActContinue
-			case monopoly.DecisionJail:
-				a.Kind = monopoly.ActRollForDoubles
-				if jail == JailLeave {
-					switch {
-					case g.JailCardCount(d.Player) > 0:
-						a.Kind, a.Arg = monopoly.ActUseJailCard, -1
-					case g.Cash(d.Player) >= r.JailFine:
-						a.Kind = monopoly.ActPayJailFine
-					}
-				}
-			case monopoly.DecisionBuy:
-				a.Kind = monopoly.ActDecline
-			case monopoly.DecisionBid:
-				a.Kind = monopoly.ActDropOut
-			case monopoly.DecisionRaiseCash:
-				// Nothing is ever owned, so there is nothing to sell.
-				a.Kind = monopoly.ActDeclareBankruptcy
-			case monopoly.DecisionTradeResponse:
-				a.Kind = monopoly.ActRejectTrade
-			case monopoly.DecisionMortgagedTransfer:
-				a.Kind = monopoly.ActKeepMortgaged
-			default:
-				return 0, fmt.Errorf("game seed %d: no decision pending (%s)", gs, d.Kind)
-			}
-			if err := g.Apply(a); err != nil {
-				return 0, fmt.Errorf("game seed %d: %w", gs, err)
-			}
-			idle++
-			for _, e := range g.TakeEvents() {
-				if e.Kind != monopoly.EvRollResolved {
-					continue
-				}
-				idle = 0
-				if e.Flag {
-					inJail++
-				} else {
-					counts[e.Square]++
-				}
-				if done++; done == quota {
-					break
-				}
-			}
-			if idle > maxIdleDecisions {
-				return 0, fmt.Errorf("game seed %d: %d decisions without a roll", gs, idle)
-			}
-		}
-	}
-	return inJail, nil
 }

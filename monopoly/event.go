@@ -45,13 +45,14 @@ const (
 	EvPropertyTransfer            // S passed from bankrupt P to O (Bank: the bank)
 	EvGameOver                    // P won (-1: a tie); Flag: at the round limit, A: net worth
 	EvDebt                        // P owes A to O (for Reason) and must raise cash
+	EvSpeech                      // P said Speech and thought Thought (with its next answer)
 )
 
 var eventNames = [...]string{"none", "turn_start", "roll", "move", "salary", "roll_resolved", "buy", "decline",
 	"auction_start", "bid", "drop_out", "auction_won", "auction_unsold", "rent", "pay", "card", "go_to_jail",
 	"stay_in_jail", "leave_jail", "use_jail_card", "build", "sell_building", "mortgage", "unmortgage",
 	"trade_proposed", "trade_accepted", "trade_rejected", "mortgaged_transfer", "bankrupt",
-	"property_transfer", "game_over", "debt"}
+	"property_transfer", "game_over", "debt", "speech"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
@@ -73,7 +74,22 @@ type Event struct {
 	Dice   [2]int8
 	Amount int64
 	Trade  TradeOffer
+	// Words of an EvSpeech event: the speech is public, the thought
+	// private to its author (see Event.For).
+	Speech, Thought string
 }
+
+// Say records what player p says and thinks with the answer it is about
+// to give (an EvSpeech event, when the game records events). Words change
+// nothing in the game.
+func (g *Game) Say(p int, speech, thought string) {
+	if speech != "" || thought != "" {
+		g.emit(Event{Kind: EvSpeech, Player: int8(p), Speech: speech, Thought: thought})
+	}
+}
+
+// Recording reports whether the game records events.
+func (g *Game) Recording() bool { return g.record }
 
 // Record turns the event log on or off. Off (the default) costs nothing,
 // which is what bot-only simulation wants.
@@ -199,6 +215,11 @@ func (r *Rules) Describe(e Event, names []string) string {
 		return fmt.Sprintf("%s passes from %s to %s", S, P, O)
 	case EvDebt:
 		return fmt.Sprintf("%s owes $%d to %s (%s) and must raise cash", P, e.Amount, O, e.Reason)
+	case EvSpeech:
+		if e.Speech == "" {
+			return fmt.Sprintf("%s thinks: %s", P, e.Thought)
+		}
+		return fmt.Sprintf("%s: %q", P, e.Speech)
 	case EvGameOver:
 		if e.Player < 0 {
 			return "the game ends in a tie"
@@ -249,6 +270,13 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["other"], m["trade"] = e.Other, e.Trade
 	case EvUseJailCard:
 		m["deck"] = e.Deck
+	case EvSpeech:
+		if e.Speech != "" {
+			m["speech"] = e.Speech
+		}
+		if e.Thought != "" {
+			m["thought"] = e.Thought
+		}
 	default:
 		if e.Other != 0 || e.Kind == EvRent || e.Kind == EvPay || e.Kind == EvBankrupt {
 			m["other"] = e.Other

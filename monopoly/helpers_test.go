@@ -166,7 +166,7 @@ func seatAgents(kinds []string, n int, seed uint64) []decider {
 		case "random":
 			as[i] = bots.NewRandom(s)
 		case "baseline":
-			as[i] = bots.NewBaseline(bots.DefaultParams())
+			as[i] = bots.NewBaseline(bots.BaselineParams())
 		default:
 			as[i] = newChaos(s)
 		}

@@ -29,7 +29,7 @@ func deckOrder(t *testing.T, g *monopoly.Game) string {
 // does not: the order of the decks.
 func TestForkKeepsThePublicPosition(t *testing.T) {
 	g := monopoly.New(monopoly.DefaultRules(), 4, 21)
-	b := bots.NewBaseline(bots.DefaultParams())
+	b := bots.NewBaseline(bots.BaselineParams())
 	for g.Round() < 15 && !g.Over() {
 		d := g.Pending()
 		if err := g.Apply(b.Decide(g.View(d.Player), d)); err != nil {

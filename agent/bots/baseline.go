@@ -4,29 +4,20 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-// Params tune the rule-based players.
-type Params struct {
-	Reserve          int     // cash kept back when buying and bidding
-	BuildReserve     int     // cash kept back when building
-	CompleteReserve  int     // the smaller reserve for a purchase that completes or blocks a group
-	BidCompletes     float64 // bid up to this times the price for a property completing one's group
-	BidBlocks        float64 // ... or one that stops an opponent completing a group
-	JailLeaveUnowned int     // leave jail at once while at least this many properties are unowned
-	RichFactor       float64 // lift mortgages once cash exceeds this many reserves
-	RetryTurns       int     // turns before re-proposing a rejected trade
-}
-
-// DefaultParams are the baseline player's parameters.
-func DefaultParams() Params {
-	return Params{
-		Reserve:          60,
-		BuildReserve:     0,
+// BaselineParams are the baseline player's parameters.
+func BaselineParams() agent.Params {
+	return agent.Params{
+		CashReserve:      60,
 		CompleteReserve:  50,
+		TradeReserve:     60,
 		BidCompletes:     1.6,
 		BidBlocks:        1.3,
+		StretchBudget:    1,
+		PropertyWeight:   1,
 		JailLeaveUnowned: 6,
 		RichFactor:       3,
 		RetryTurns:       12,
@@ -39,7 +30,7 @@ func DefaultParams() Params {
 // lifts mortgages when rich, trades to complete colour groups at a fair
 // price, and leaves jail early in the game but stays late.
 type Baseline struct {
-	P          Params
+	P          agent.Params
 	triedTurn  int     // the turn in which it last looked for a trade
 	rejectedAt [64]int // turn a proposal for a square was last rejected
 	pending    monopoly.TradeOffer
@@ -117,7 +108,7 @@ func (h *groupsHeld) update(r *monopoly.Rules, owned uint64) {
 }
 
 // NewBaseline returns a baseline player.
-func NewBaseline(p Params) *Baseline {
+func NewBaseline(p agent.Params) *Baseline {
 	b := &Baseline{P: p}
 	b.Reset(0, 0)
 	return b
@@ -143,14 +134,14 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			switch {
 			case v.JailCardCount(me) > 0:
 				a.Kind, a.Arg = monopoly.ActUseJailCard, -1
-			case v.Cash(me) >= v.Rules().JailFine+b.P.Reserve/2:
+			case v.Cash(me) >= v.Rules().JailFine+b.P.CashReserve/2:
 				a.Kind = monopoly.ActPayJailFine
 			}
 		}
 	case monopoly.DecisionBuy:
 		a.Kind = monopoly.ActDecline
 		left := v.Cash(me) - d.Amount
-		if left >= b.P.Reserve || (left >= b.P.CompleteReserve && strategic(v, me, d.Square)) {
+		if left >= b.P.CashReserve || (left >= b.P.CompleteReserve && strategic(v, me, d.Square)) {
 			a.Kind = monopoly.ActBuy
 		}
 	case monopoly.DecisionBid:
@@ -177,7 +168,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		return b.raiseCash(v, me)
 	case monopoly.DecisionMortgagedTransfer:
 		a.Kind = monopoly.ActKeepMortgaged
-		if v.Cash(me)-d.Amount-v.Rules().Squares[d.Square].Mortgage >= b.P.Reserve {
+		if v.Cash(me)-d.Amount-v.Rules().Squares[d.Square].Mortgage >= b.P.CashReserve {
 			a.Kind = monopoly.ActLiftMortgage
 		}
 	}
@@ -241,7 +232,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		return monopoly.Action{Kind: monopoly.ActBuild, Player: me, Arg: best}
 	}
 	// Lift mortgages when rich.
-	rich := int(math.Ceil(b.P.RichFactor * float64(b.P.Reserve)))
+	rich := int(math.Ceil(b.P.RichFactor * float64(b.P.CashReserve)))
 	for m := owned & v.MortgagedMask(); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		n := r.UnmortgageCost(sq) + rich
@@ -332,7 +323,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			}
 			giveValue := s.Price + groupBonus(r, give)
 			pay := max(0, wantValue-giveValue)
-			if need := pay + b.P.Reserve; cash < need {
+			if need := pay + b.P.TradeReserve; cash < need {
 				b.noTrade.cash = min(b.noTrade.cash, need)
 				continue
 			}
@@ -341,7 +332,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			return o, true
 		}
 		// A purchase, if it leaves cash to build with.
-		if need := wantValue + b.P.Reserve + g.HouseCost*len(g.Squares); cash < need {
+		if need := wantValue + b.P.TradeReserve + g.HouseCost*len(g.Squares); cash < need {
 			b.noTrade.cash = min(b.noTrade.cash, need)
 			continue
 		}

@@ -16,7 +16,7 @@ func TestBaselineMemosChangeNoAnswer(t *testing.T) {
 		g := monopoly.New(r, 4, seed)
 		var players [4]*Baseline
 		for i := range players {
-			players[i] = NewBaseline(DefaultParams())
+			players[i] = NewBaseline(BaselineParams())
 		}
 		for !g.Over() {
 			p := g.Decider()

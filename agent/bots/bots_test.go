@@ -136,7 +136,7 @@ func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.Acti
 	if d.Kind != monopoly.DecisionTradeResponse || d.Player != 0 {
 		t.Fatalf("pending %+v", d)
 	}
-	return bots.NewBaseline(bots.DefaultParams()).Decide(g.View(0), d).Kind
+	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d).Kind
 }
 
 func TestBaselineRefusesLopsidedTrades(t *testing.T) {

@@ -1,0 +1,174 @@
+package agent
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gopoly/gopoly/internal/strictyaml"
+)
+
+// Params tune the rule-based and planning players: the knobs of 000's
+// ai.model_parameters and baseline heuristics. Every bot starts from its
+// own defaults and reads the knobs it uses; the others are ignored.
+type Params struct {
+	// Money kept back.
+	CashReserve     int `yaml:"cash_reserve" json:"cash_reserve"`         // kept after buying or bidding
+	CompleteReserve int `yaml:"complete_reserve" json:"complete_reserve"` // the smaller reserve for a property that completes or blocks a group
+	BuildReserve    int `yaml:"build_reserve" json:"build_reserve"`       // kept after building
+	TradeReserve    int `yaml:"trade_reserve" json:"trade_reserve"`       // kept after paying cash in a trade
+
+	// Valuation.
+	BidCompletes   float64 `yaml:"bid_completes" json:"bid_completes"`     // bid up to this times the price for a property completing one's group
+	BidBlocks      float64 `yaml:"bid_blocks" json:"bid_blocks"`           // ... or one that stops an opponent completing a group
+	StretchBudget  float64 `yaml:"stretch_budget" json:"stretch_budget"`   // 000's stretch_budget_multiplier: how far over its value it pays to complete a group
+	ValuationBias  float64 `yaml:"valuation_bias" json:"valuation_bias"`   // 000's evaluation_accuracy: +0.2 values property 20% above its price
+	PropertyWeight float64 `yaml:"property_weight" json:"property_weight"` // 000's property_trade_multiplier: property against cash in a trade
+
+	// Habits.
+	JailLeaveUnowned int     `yaml:"jail_leave_unowned" json:"jail_leave_unowned"` // leave jail at once while this many properties are unowned
+	RichFactor       float64 `yaml:"rich_factor" json:"rich_factor"`               // lift mortgages once cash exceeds this many cash reserves
+	RetryTurns       int     `yaml:"retry_turns" json:"retry_turns"`               // turns before re-proposing a rejected trade
+
+	// Planning (000's planning_* parameters).
+	Rollouts           int     `yaml:"rollouts" json:"rollouts"`                         // rollouts per candidate action
+	Horizon            int     `yaml:"horizon" json:"horizon"`                           // rounds a rollout plays
+	WinWeight          float64 `yaml:"win_weight" json:"win_weight"`                     // score of a won rollout
+	NetWorthWeight     float64 `yaml:"net_worth_weight" json:"net_worth_weight"`         // per dollar of net worth
+	CashWeight         float64 `yaml:"cash_weight" json:"cash_weight"`                   // per dollar of cash
+	MonopolyWeight     float64 `yaml:"monopoly_weight" json:"monopoly_weight"`           // per complete colour group
+	PlanPropertyWeight float64 `yaml:"plan_property_weight" json:"plan_property_weight"` // per dollar of printed property price
+	BankruptcyPenalty  float64 `yaml:"bankruptcy_penalty" json:"bankruptcy_penalty"`     // subtracted for a rollout that bankrupts it
+}
+
+// ParamSpec is a set of parameter overrides for one seat: each named knob
+// is set to a value, or drawn per game from a normal distribution
+// (mean, std) so that a population of players varies.
+type ParamSpec struct {
+	set []paramSet
+}
+
+type paramSet struct {
+	field     []int // reflect field index in Params
+	mean, std float64
+	isInt     bool
+}
+
+// Empty reports whether the spec overrides nothing.
+func (s ParamSpec) Empty() bool { return len(s.set) == 0 }
+
+// Sampled reports whether any knob is drawn at random.
+func (s ParamSpec) Sampled() bool {
+	for _, p := range s.set {
+		if p.std != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply returns base with the overrides of s; knobs with a spread are
+// drawn from seed, so a seat's parameters are a function of its seed.
+// A drawn integer is rounded; no knob is drawn below zero.
+func (s ParamSpec) Apply(base Params, seed uint64) Params {
+	rng := rand.New(rand.NewPCG(seed, 0x853c49e6748fea9b))
+	v := reflect.ValueOf(&base).Elem()
+	for _, p := range s.set {
+		x := p.mean
+		if p.std != 0 {
+			x = max(0, p.mean+p.std*rng.NormFloat64())
+		}
+		f := v.FieldByIndex(p.field)
+		if p.isInt {
+			f.SetInt(int64(x + 0.5*sign(x)))
+		} else {
+			f.SetFloat(x)
+		}
+	}
+	return base
+}
+
+func sign(x float64) float64 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+// ParamNames lists the knobs by their YAML names.
+func ParamNames() []string {
+	var names []string
+	t := reflect.TypeOf(Params{})
+	for i := range t.NumField() {
+		names = append(names, yamlName(t.Field(i)))
+	}
+	sort.Strings(names)
+	return names
+}
+
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	return name
+}
+
+// ParseParamSpec reads overrides from a YAML mapping of knob names to a
+// number or to {mean: m, std: s}. Errors name file, line and key, below
+// path (the mapping's own key path, for messages).
+func ParseParamSpec(file string, n *yaml.Node, path string) (ParamSpec, error) {
+	var s ParamSpec
+	if n == nil || n.Kind == 0 || n.Tag == "!!null" {
+		return s, nil
+	}
+	fail := func(n *yaml.Node, field, format string, args ...any) error {
+		return &strictyaml.Error{File: file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if n.Kind != yaml.MappingNode {
+		return s, fail(n, path, "want a mapping of parameter names to values")
+	}
+	t := reflect.TypeOf(Params{})
+	fields := map[string]reflect.StructField{}
+	for i := range t.NumField() {
+		fields[yamlName(t.Field(i))] = t.Field(i)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		field := k.Value
+		if path != "" {
+			field = path + "." + k.Value
+		}
+		sf, ok := fields[k.Value]
+		if !ok {
+			return s, fail(k, field, "unknown parameter (known: %s)", strings.Join(ParamNames(), ", "))
+		}
+		p := paramSet{field: sf.Index, isInt: sf.Type.Kind() == reflect.Int}
+		switch val.Kind {
+		case yaml.ScalarNode:
+			if err := val.Decode(&p.mean); err != nil {
+				return s, fail(val, field, "want a number, got %q", val.Value)
+			}
+		case yaml.MappingNode:
+			var d struct {
+				Mean *float64 `yaml:"mean"`
+				Std  float64  `yaml:"std"`
+			}
+			if err := strictyaml.DecodeNode(file, val, &d, field, nil); err != nil {
+				return s, err
+			}
+			if d.Mean == nil {
+				return s, fail(val, field+".mean", "missing")
+			}
+			if d.Std < 0 {
+				return s, fail(val, field+".std", "must not be negative")
+			}
+			p.mean, p.std = *d.Mean, d.Std
+		default:
+			return s, fail(val, field, "want a number or {mean, std}")
+		}
+		s.set = append(s.set, p)
+	}
+	return s, nil
+}
