@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/gopoly/gopoly/agent"
-	_ "github.com/gopoly/gopoly/agent/bots" // registers the bots
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/stats"
 )

@@ -141,7 +141,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	case monopoly.DecisionBuy:
 		a.Kind = monopoly.ActDecline
 		left := v.Cash(me) - d.Amount
-		if left >= b.P.CashReserve || (left >= b.P.CompleteReserve && strategic(v, me, d.Square)) {
+		if left >= b.P.CashReserve || (left >= b.P.CompleteReserve && Strategic(v, me, d.Square)) {
 			a.Kind = monopoly.ActBuy
 		}
 	case monopoly.DecisionBid:
@@ -149,9 +149,9 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		price := v.Rules().Squares[d.Square].Price
 		value := float64(price)
 		switch {
-		case completes(v, me, d.Square):
+		case Completes(v, me, d.Square):
 			value *= b.P.BidCompletes
-		case strategic(v, me, d.Square):
+		case Strategic(v, me, d.Square):
 			value *= b.P.BidBlocks
 		}
 		limit := min(int(value), v.Cash(me)-b.P.CompleteReserve)
@@ -318,7 +318,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 		for m := owned &^ mask; m != 0; m &= m - 1 {
 			give := bits.TrailingZeros64(m)
 			s := &r.Squares[give]
-			if s.Kind != monopoly.KindStreet || b.groups.complete&(1<<s.Group) != 0 || !completes(v, other, give) {
+			if s.Kind != monopoly.KindStreet || b.groups.complete&(1<<s.Group) != 0 || !Completes(v, other, give) {
 				continue
 			}
 			giveValue := s.Price + groupBonus(r, give)
@@ -404,8 +404,8 @@ func groupBonus(r *monopoly.Rules, sq int) int {
 	return total
 }
 
-// completes reports whether p getting sq gives it sq's whole group.
-func completes(v monopoly.View, p, sq int) bool {
+// Completes reports whether p getting sq gives it sq's whole group.
+func Completes(v monopoly.View, p, sq int) bool {
 	r := v.Rules()
 	if r.Squares[sq].Kind != monopoly.KindStreet {
 		return false
@@ -414,11 +414,11 @@ func completes(v monopoly.View, p, sq int) bool {
 	return (v.OwnedMask(p)|1<<sq)&gm == gm
 }
 
-// strategic reports whether sq completes a group for p or for any other
+// Strategic reports whether sq completes a group for p or for any other
 // player (buying it blocks them).
-func strategic(v monopoly.View, p, sq int) bool {
+func Strategic(v monopoly.View, p, sq int) bool {
 	for q := range v.Players() {
-		if !v.Bankrupt(q) && (q == p || v.Owner(sq) != q) && completes(v, q, sq) {
+		if !v.Bankrupt(q) && (q == p || v.Owner(sq) != q) && Completes(v, q, sq) {
 			return true
 		}
 	}

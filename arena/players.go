@@ -1,0 +1,7 @@
+package arena
+
+// The players a run can seat register themselves when imported.
+import (
+	_ "github.com/gopoly/gopoly/agent/bots"
+	_ "github.com/gopoly/gopoly/agent/planning"
+)
