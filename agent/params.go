@@ -43,6 +43,9 @@ type Params struct {
 	MonopolyWeight     float64 `yaml:"monopoly_weight" json:"monopoly_weight"`           // per complete colour group
 	PlanPropertyWeight float64 `yaml:"plan_property_weight" json:"plan_property_weight"` // per dollar of printed property price
 	BankruptcyPenalty  float64 `yaml:"bankruptcy_penalty" json:"bankruptcy_penalty"`     // subtracted for a rollout that bankrupts it
+	Confidence         float64 `yaml:"confidence" json:"confidence"`                     // standard errors by which a candidate must beat the default action
+	TightCash          int     `yaml:"tight_cash" json:"tight_cash"`                     // adaptive: below this cash it plays as the cautious player
+	ThinCash           int     `yaml:"thin_cash" json:"thin_cash"`                       // adaptive: it plans building that would leave less cash than this
 }
 
 // ParamSpec is a set of parameter overrides for one seat: each named knob
