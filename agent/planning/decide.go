@@ -251,10 +251,15 @@ func buildSequence(v monopoly.View, me, budget int, out []monopoly.Action) (n, c
 	return n, cost
 }
 
-// raiseCash answers a debt as the baseline does.
+// raiseCash answers a debt as the baseline does, or by selling a
+// property to an opponent when rollouts show it better.
 func (pl *Planner) raiseCash(v monopoly.View, d monopoly.Decision) monopoly.Action {
-	a := pl.fallback(v, d.Player).Decide(v, d)
-	return a
+	cs := pl.withDefault(v, d)
+	if !expRaise || cs[0].acts[0].Kind == monopoly.ActProposeTrade {
+		return cs[0].acts[0]
+	}
+	cs = pl.sales(v, d.Player, cs)
+	return pl.choose(v, cs)
 }
 
 // unowned counts the properties still with the bank.

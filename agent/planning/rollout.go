@@ -3,6 +3,7 @@ package planning
 import (
 	"math"
 	"math/bits"
+	"os"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
@@ -46,9 +47,34 @@ type roller struct {
 	auctionTurn  int
 }
 
+var expRoller = os.Getenv("EXP_ROLLER")
+
 func (r *roller) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	if d.Kind == monopoly.DecisionBid && d.Square == r.auctionSq && v.Turn() == r.auctionTurn {
 		return bidUpTo(v, d, r.auctionLimit)
+	}
+	if d.Kind == monopoly.DecisionManage && (expRoller == "noprop" || expRoller == "none") {
+		a := r.Baseline.Decide(v, d)
+		if a.Kind == monopoly.ActProposeTrade {
+			a = monopoly.Action{Kind: monopoly.ActContinue, Player: d.Player}
+		}
+		return a
+	}
+	if d.Kind == monopoly.DecisionTradeResponse {
+		switch expRoller {
+		case "all", "none":
+			return monopoly.Action{Kind: monopoly.ActRejectTrade, Player: d.Player}
+		case "feed":
+			o := v.PendingOffer()
+			for m := o.GetSquares; m != 0; m &= m - 1 {
+				sq := bits.TrailingZeros64(m)
+				if gm := v.Rules().GroupMask(sq); v.Rules().Squares[sq].Kind == monopoly.KindStreet && (v.OwnedMask(int(o.From))|o.GetSquares)&gm == gm {
+					if (v.OwnedMask(d.Player)|o.GiveSquares)&^o.GetSquares&gm != gm {
+						return monopoly.Action{Kind: monopoly.ActRejectTrade, Player: d.Player}
+					}
+				}
+			}
+		}
 	}
 	return r.Baseline.Decide(v, d)
 }
@@ -78,6 +104,7 @@ type simulator struct {
 	offer   monopoly.TradeOffer // the offer a rollout proposes (Action.Offer points here)
 	sum, sq []float64           // per candidate: sum and sum of squares of its lead over candidate 0
 	dead    []bool              // per candidate: illegal in a fork
+	legal   []monopoly.Action   // a buffer for anyLegal
 }
 
 func newSimulator(own agent.Params) *simulator {
@@ -197,8 +224,8 @@ func (s *simulator) rollout(p *agent.Params, me int, start int) float64 {
 		if q < 0 {
 			break
 		}
-		if g.Apply(s.agents[q].Decide(g.View(q), g.Pending())) != nil {
-			break // a baseline answers legally; never reached
+		if g.Apply(s.agents[q].Decide(g.View(q), g.Pending())) != nil && g.Apply(s.anyLegal(g)) != nil {
+			break // no legal answer: never reached
 		}
 	}
 	return score(p, g, me)
@@ -251,4 +278,19 @@ func value(p *agent.Params, g *monopoly.Game, q int) float64 {
 	}
 	return p.NetWorthWeight*float64(g.NetWorth(q)) + p.CashWeight*float64(g.Cash(q)) +
 		p.MonopolyWeight*float64(groups) + p.PlanPropertyWeight*float64(printed)
+}
+
+// anyLegal answers for a player whose own answer the rules refused (a
+// baseline proposing a trade where the rules allow none): going on, or
+// the first legal answer.
+func (s *simulator) anyLegal(g *monopoly.Game) monopoly.Action {
+	d := g.Pending()
+	if d.Kind == monopoly.DecisionManage {
+		return monopoly.Action{Kind: monopoly.ActContinue, Player: d.Player}
+	}
+	s.legal = g.LegalActions(s.legal[:0])
+	if len(s.legal) == 0 {
+		return monopoly.Action{}
+	}
+	return s.legal[0]
 }

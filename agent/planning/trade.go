@@ -3,8 +3,14 @@ package planning
 import (
 	"math/bits"
 
+	"os"
+
+	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
 )
+
+var expSell = os.Getenv("EXP_SELL") != ""
+var expRaise = os.Getenv("EXP_RAISE") != ""
 
 // proposals adds to cs the trades worth trying: for every colour group it
 // could complete by one trade, the cheapest offers the target would
@@ -78,6 +84,57 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 					cs = pl.addOffer(cs, me, o)
 				}
 			}
+		}
+	}
+	if !expSell {
+		return cs
+	}
+	// Selling a street that completes an opponent's group, for the most
+	// cash it would pay.
+	for m := owned; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		if r.Squares[sq].Kind != monopoly.KindStreet || !pl.payable(v, me, sq) {
+			continue
+		}
+		for q := range v.Players() {
+			if q == me || v.Bankrupt(q) || !bots.Completes(v, q, sq) {
+				continue
+			}
+			probe()
+			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > 0 {
+				cs = pl.addOffer(cs, me, o)
+			}
+		}
+	}
+	return cs
+}
+
+// sales adds to cs the sales of its properties that raise the most cash:
+// for each property it may give away, the opponent that would pay most
+// for it, if more than the mortgage raises.
+func (pl *Planner) sales(v monopoly.View, me int, cs []candidate) []candidate {
+	r := v.Rules()
+	probed := false
+	for m := v.OwnedMask(me); m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		if !pl.payable(v, me, sq) {
+			continue
+		}
+		var best monopoly.TradeOffer
+		for q := range v.Players() {
+			if q == me || v.Bankrupt(q) {
+				continue
+			}
+			if !probed {
+				pl.sim.probe.CopyFrom(v.Fork(0))
+				probed = true
+			}
+			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > best.GetCash {
+				best = o
+			}
+		}
+		if int(best.GetCash) > r.Squares[sq].Mortgage {
+			cs = pl.addOffer(cs, me, best)
 		}
 	}
 	return cs
