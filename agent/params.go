@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,6 +61,13 @@ type paramSet struct {
 
 // Empty reports whether the spec overrides nothing.
 func (s ParamSpec) Empty() bool { return len(s.set) == 0 }
+
+// Equal reports whether s and t set the same knobs the same way.
+func (s ParamSpec) Equal(t ParamSpec) bool {
+	return slices.EqualFunc(s.set, t.set, func(a, b paramSet) bool {
+		return slices.Equal(a.field, b.field) && a.mean == b.mean && a.std == b.std
+	})
+}
 
 // Sampled reports whether any knob is drawn at random.
 func (s ParamSpec) Sampled() bool {
