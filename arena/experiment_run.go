@@ -146,7 +146,8 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	}
 	defer res.Close()
 
-	w := &gameWriter{res: res, traces: traceFiles, last: time.Now()}
+	// The first game is written at once, later ones every flushEvery.
+	w := &gameWriter{res: res, traces: traceFiles}
 	var (
 		mu      sync.Mutex
 		workers = map[*Table]*expWorker{}
