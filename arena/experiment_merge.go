@@ -127,7 +127,11 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 			}
 		}
 	}
-	if err := WriteSummaries(out, e, true); err != nil {
+	sum, err := SummarizeResults(out, e)
+	if err != nil {
+		return nil, RunInfo{}, err
+	}
+	if err := WriteSummaries(out, e, sum, true); err != nil {
 		return nil, RunInfo{}, err
 	}
 	// run.json last: a merge cut short leaves a directory that says so.
@@ -157,7 +161,7 @@ func countShard(path string, e *Experiment, info RunInfo) (int, error) {
 			return 0, err
 		}
 		r.skip()
-		if msg := checkLine(line, e, info, m); msg != "" {
+		if msg := checkLine(line, e, info, m, nil); msg != "" {
 			return 0, badDir("%s:%d: %s", path, m+1, msg)
 		}
 	}

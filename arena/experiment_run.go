@@ -97,6 +97,8 @@ type RunReport struct {
 	Resumed  int // games found in the directory
 	Played   int // games played now
 	Complete bool
+	// Summary sums up the games in the directory, as written to it.
+	Summary ExperimentSummary
 }
 
 // Run plays the experiment's games (of one shard) into o.Dir, resuming
@@ -124,7 +126,8 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		warn = func(string) {}
 	}
 	resPath := filepath.Join(o.Dir, ResultsFile)
-	done, err := scanResults(resPath, e, info, warn)
+	acc := newSummaryAcc(e)
+	done, err := scanResults(resPath, e, info, acc, warn)
 	if err != nil {
 		return rep, err
 	}
@@ -166,6 +169,9 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		if err := w.write(g); err != nil {
 			return err
 		}
+		if err := acc.add(g.rec); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
 		rep.Played++
 		if o.Progress != nil {
 			o.Progress(done+rep.Played, info.Games)
@@ -180,8 +186,9 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		return rep, runErr
 	}
 	rep.Complete = done+rep.Played == info.Games
+	rep.Summary = acc.result()
 	// A shard's figures would show part of the games: left to the merge.
-	if err := WriteSummaries(o.Dir, e, o.Shards == 1); err != nil {
+	if err := WriteSummaries(o.Dir, e, rep.Summary, o.Shards == 1); err != nil {
 		return rep, err
 	}
 	return rep, runErr
@@ -236,11 +243,17 @@ type recordKey struct {
 	Game    *int   `json:"game"`
 }
 
-// checkLine checks that line is game m of the shard; it returns a
-// description of the problem, or "".
-func checkLine(line []byte, e *Experiment, info RunInfo, m int) string {
+// checkLine checks that line is game m of the shard and decodes it into
+// rec (when not nil); it returns a description of the problem, or "".
+func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord) string {
 	var key recordKey
-	if err := json.Unmarshal(line, &key); err != nil || key.Game == nil {
+	if rec != nil {
+		*rec = GameRecord{Game: -1}
+		if json.Unmarshal(line, rec) != nil || rec.Game < 0 {
+			return "not a game record"
+		}
+		key = recordKey{Variant: rec.Variant, Game: &rec.Game}
+	} else if err := json.Unmarshal(line, &key); err != nil || key.Game == nil {
 		return "not a game record"
 	}
 	if m >= info.Games {
@@ -256,7 +269,7 @@ func checkLine(line []byte, e *Experiment, info RunInfo, m int) string {
 // scanResults checks the results already in path against the run and
 // returns how many games they hold. A last line cut short (a killed run)
 // is dropped with a warning; anything else out of place is an error.
-func scanResults(path string, e *Experiment, info RunInfo, warn func(string)) (int, error) {
+func scanResults(path string, e *Experiment, info RunInfo, acc *summaryAcc, warn func(string)) (int, error) {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -279,12 +292,16 @@ func scanResults(path string, e *Experiment, info RunInfo, warn func(string)) (i
 		if err != nil {
 			return 0, fmt.Errorf("arena: %w", err)
 		}
-		if msg := checkLine(line, e, info, m); msg != "" {
+		var rec GameRecord
+		if msg := checkLine(line, e, info, m, &rec); msg != "" {
 			if _, err := r.Peek(1); err == io.EOF && msg == "not a game record" {
 				warn(fmt.Sprintf("%s: dropped a damaged last line (game %d of the shard will be played again)", path, m))
 				return m, truncate(f, good)
 			}
 			return 0, badDir("%s:%d: %s", path, m+1, msg)
+		}
+		if err := acc.add(&rec); err != nil {
+			return 0, badDir("%s:%d: %v", path, m+1, err)
 		}
 		good += int64(len(line))
 	}
@@ -367,6 +384,7 @@ func (e *Experiment) openTraces(dir string, v int, info RunInfo, done int, warn 
 
 // gameOut is one played game, encoded.
 type gameOut struct {
+	rec     *GameRecord
 	variant int
 	line    []byte // results line
 	traces  []byte // trace lines (detail full)
@@ -492,7 +510,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if err != nil {
 		return gameOut{}, fmt.Errorf("arena: %w", err)
 	}
-	out := gameOut{variant: v, line: append(line, '\n')}
+	out := gameOut{rec: &rec, variant: v, line: append(line, '\n')}
 	if e.Detail == DetailFull {
 		if err := w.tr.finish(g); err != nil {
 			return gameOut{}, err

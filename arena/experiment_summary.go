@@ -262,23 +262,49 @@ func distribution(xs []float64) Distribution {
 		Median: stats.Median(s), P75: stats.Quantile(s, 0.75), P90: stats.Quantile(s, 0.9), Max: s[len(s)-1]}
 }
 
-// SummarizeResults reads a directory's results and sums them up by
-// variant. It is the one way summaries are made, so a run, a resumed run
-// and a merge of shards write the same bytes for the same games.
-func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
-	accs := make([]variantAcc, len(e.Variants))
-	index := map[string]int{}
+// summaryAcc sums up an experiment's games, given in game order. A run
+// feeds it the records it finds and those it plays; a merge and show
+// feed it the results file. The records are the same either way (JSON
+// writes numbers so that they read back exactly), so all write the same
+// bytes for the same games.
+type summaryAcc struct {
+	e     *Experiment
+	accs  []variantAcc
+	index map[string]int
+}
+
+func newSummaryAcc(e *Experiment) *summaryAcc {
+	a := &summaryAcc{e: e, accs: make([]variantAcc, len(e.Variants)), index: map[string]int{}}
 	for v := range e.Variants {
-		accs[v] = variantAcc{metrics: e.Detail >= DetailStats, seats: make([]seatAcc, len(e.Variants[v].Seats))}
-		index[e.Variants[v].Name] = v
+		a.accs[v] = variantAcc{metrics: e.Detail >= DetailStats, seats: make([]seatAcc, len(e.Variants[v].Seats))}
+		a.index[e.Variants[v].Name] = v
 	}
+	return a
+}
+
+func (a *summaryAcc) add(rec *GameRecord) error {
+	v, ok := a.index[rec.Variant]
+	if !ok {
+		return fmt.Errorf("unknown variant %q", rec.Variant)
+	}
+	return a.accs[v].add(rec)
+}
+
+func (a *summaryAcc) result() ExperimentSummary {
+	s := ExperimentSummary{Experiment: a.e.Name, Detail: a.e.Detail.String(), Seeds: a.e.Seeds}
+	for v := range a.e.Variants {
+		s.Variants = append(s.Variants, a.accs[v].result(&a.e.Variants[v]))
+	}
+	return s
+}
+
+// SummarizeResults reads a directory's results and sums them up by
+// variant.
+func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
+	acc := newSummaryAcc(e)
 	path := filepath.Join(dir, ResultsFile)
 	err := eachRecord(path, func(line int, rec *GameRecord) error {
-		v, ok := index[rec.Variant]
-		if !ok {
-			return badDir("%s:%d: unknown variant %q", path, line, rec.Variant)
-		}
-		if err := accs[v].add(rec); err != nil {
+		if err := acc.add(rec); err != nil {
 			return badDir("%s:%d: %v", path, line, err)
 		}
 		return nil
@@ -286,11 +312,7 @@ func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
 	if err != nil {
 		return ExperimentSummary{}, err
 	}
-	s := ExperimentSummary{Experiment: e.Name, Detail: e.Detail.String(), Seeds: e.Seeds}
-	for v := range e.Variants {
-		s.Variants = append(s.Variants, accs[v].result(&e.Variants[v]))
-	}
-	return s, nil
+	return acc.result(), nil
 }
 
 // eachRecord calls f with every complete record of a results file (none
@@ -325,13 +347,10 @@ func eachRecord(path string, f func(line int, rec *GameRecord) error) error {
 	}
 }
 
-// WriteSummaries writes summary.json, each variant's summary.json and,
-// with plots, the figures, from the directory's results.
-func WriteSummaries(dir string, e *Experiment, plots bool) error {
-	s, err := SummarizeResults(dir, e)
-	if err != nil {
-		return err
-	}
+// WriteSummaries writes s, the summary of the directory's results (see
+// SummarizeResults), as summary.json and each variant's summary.json,
+// and with plots the figures.
+func WriteSummaries(dir string, e *Experiment, s ExperimentSummary, plots bool) error {
 	if err := writeJSONFile(filepath.Join(dir, SummaryFile), s); err != nil {
 		return err
 	}

@@ -147,6 +147,9 @@ func (m *Metrics) Observe(g *monopoly.Game, events []monopoly.Event) {
 			s.Bankrupt = 1
 		}
 	}
+	if len(events) == 0 {
+		return // cash never moves without an event
+	}
 	for p := range m.n {
 		if s := &m.seat[p]; s.Bankrupt == 0 {
 			s.MinCash = min(s.MinCash, g.Cash(p))

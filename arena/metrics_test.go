@@ -79,7 +79,7 @@ func TestMetricsCash(t *testing.T) {
 	var m Metrics
 	m.Reset(2)
 	m.Observe(cashGame(t, 1000, 400), nil)                                                              // sample 1: 1000, 400
-	m.Observe(cashGame(t, 10, 900), nil)                                                                // no sample; minimum 10
+	m.Observe(cashGame(t, 10, 900), []monopoly.Event{{Kind: monopoly.EvPay, Player: 0, Amount: 990}})   // no sample; minimum 10
 	m.Observe(cashGame(t, 600, 800), turn)                                                              // sample 2: 600, 800
 	m.Observe(cashGame(t, 500, 0), []monopoly.Event{{Kind: monopoly.EvBankrupt, Player: 1, Other: -1}}) // 1 leaves
 	m.Observe(cashGame(t, 200, 0), turn)                                                                // sample 3: 200 only

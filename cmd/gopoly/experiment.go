@@ -105,6 +105,12 @@ at detail full, traces.jsonl).`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			go func() {
+				// A second Ctrl-C kills at once: a resume repairs what a
+				// kill leaves.
+				<-ctx.Done()
+				stop()
+			}()
 			var bar *progressbar.ProgressBar
 			opts := arena.RunOptions{Dir: out, Shard: si, Shards: sn, Workers: workers,
 				Warn: func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "gopoly: warning:", msg) },
@@ -129,10 +135,7 @@ at detail full, traces.jsonl).`,
 			if err != nil && !interrupted {
 				return dirErr(err)
 			}
-			sum, err := arena.SummarizeResults(out, e)
-			if err != nil {
-				return dirErr(err)
-			}
+			sum := rep.Summary
 			r := runJSON{Out: out, Experiment: e.Name, Shard: si, Shards: sn, Games: rep.Info.Games, Done: rep.Resumed + rep.Played,
 				Resumed: rep.Resumed, Played: rep.Played, Complete: rep.Complete, Seconds: wall, CPUSeconds: cpu,
 				Variants: showVariants(sum)}
