@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -473,6 +474,15 @@ variants:
 		for _, r := range mine {
 			if r.Capped {
 				capped++
+			}
+			// The winner is the one player standing, or the richest.
+			if w := slices.IndexFunc(r.Players, func(p PlayerRecord) bool { return p.Seat == r.Winner }); w >= 0 {
+				for _, pl := range r.Players {
+					standing := pl.Bankrupt == 0 && !r.Capped
+					if pl.Seat != r.Winner && (standing || pl.NetWorth >= r.Players[w].NetWorth) {
+						t.Fatalf("%s game %d: seat %d won, but seat %d ended with %+v", vs.Name, r.Game, r.Winner, pl.Seat, *pl.SeatMetrics)
+					}
+				}
 			}
 			for p, pl := range r.Players {
 				positions[pl.Seat][p]++
