@@ -2,6 +2,7 @@ package arena
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -313,6 +314,49 @@ func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
 		return ExperimentSummary{}, err
 	}
 	return acc.result(), nil
+}
+
+// LoadSummary returns the summary of a directory's results: its
+// summary.json when that counts the games the results hold (a run
+// rewrites it at every stop, but a killed run leaves it behind), or else
+// a summary made afresh from the results.
+func LoadSummary(dir string, e *Experiment) (ExperimentSummary, error) {
+	var s ExperimentSummary
+	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err == nil && json.Unmarshal(data, &s) == nil && len(s.Variants) == len(e.Variants) {
+		games := 0
+		for _, v := range s.Variants {
+			games += v.Games
+		}
+		if n, err := countLines(filepath.Join(dir, ResultsFile)); err == nil && n == games {
+			return s, nil
+		}
+	}
+	return SummarizeResults(dir, e)
+}
+
+// countLines counts the complete lines of a file (0 if there is none).
+func countLines(path string) (int, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<16)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
 }
 
 // eachRecord calls f with every complete record of a results file (none

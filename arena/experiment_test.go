@@ -177,6 +177,15 @@ variants:
 `, count, detail)
 }
 
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 func mustParse(t *testing.T, src string) *Experiment {
 	t.Helper()
 	e, err := ParseExperiment("small.yaml", []byte(src))
@@ -328,6 +337,15 @@ func TestExperimentStopAndResume(t *testing.T) {
 	cut := len(bytes.Join(lines[:20], nil)) + len(lines[20])/2
 	if err := os.Truncate(res, int64(cut)); err != nil {
 		t.Fatal(err)
+	}
+	// The summary a killed run leaves behind is stale: not used.
+	if s, err := LoadSummary(crashed, e); err != nil || s.Variants[0].Games+s.Variants[1].Games != 20 {
+		t.Errorf("summary of a cut directory: %d+%d games (%v), want 20", s.Variants[0].Games, s.Variants[1].Games, err)
+	}
+	if s, err := LoadSummary(ref, e); err != nil || s.Variants[0].Games != 30 {
+		t.Errorf("summary of a whole run: %v, %v", s, err)
+	} else if fresh, _ := SummarizeResults(ref, e); jsonOf(t, s) != jsonOf(t, fresh) {
+		t.Error("summary.json differs from a summary made afresh")
 	}
 	tr := filepath.Join(crashed, VariantsDir, "duel", TracesFile)
 	fi, _ := os.Stat(tr)

@@ -201,7 +201,7 @@ unsharded run: the same bytes.`,
 			if err != nil {
 				return dirErr(err)
 			}
-			sum, err := arena.SummarizeResults(out, e)
+			sum, err := arena.LoadSummary(out, e)
 			if err != nil {
 				return dirErr(err)
 			}
@@ -229,7 +229,7 @@ func experimentShowCmd() *cobra.Command {
 			if err != nil {
 				return usageErr(err)
 			}
-			sum, err := arena.SummarizeResults(args[0], e)
+			sum, err := arena.LoadSummary(args[0], e)
 			if err != nil {
 				return dirErr(err)
 			}
