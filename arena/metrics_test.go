@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"testing"
+	"time"
 
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -357,4 +358,38 @@ func BenchmarkWatchedGame(b *testing.B) {
 		m.Finish(tb.Game())
 		i++
 	}
+}
+
+// BenchmarkMetricsOverhead plays each game twice, bare and watched by
+// the metrics collector, alternately on the same seeds, so that a busy
+// machine slows both alike; it reports the time of each and their ratio.
+func BenchmarkMetricsOverhead(b *testing.B) {
+	rules := benchRules(b)
+	seats := []Seat{{Bot: "baseline"}, {Bot: "baseline"}, {Bot: "baseline"}, {Bot: "baseline"}}
+	var (
+		bare, watched Table
+		m             Metrics
+		tBare, tWatch time.Duration
+	)
+	watch := m.Watch
+	i := 0
+	for b.Loop() {
+		seed := GameSeed(7, i)
+		t0 := time.Now()
+		if _, err := bare.Play(Match{Rules: rules, Seats: seats, Seed: seed}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		m.Reset(4)
+		if _, err := watched.Play(Match{Rules: rules, Seats: seats, Seed: seed, Watch: watch}); err != nil {
+			b.Fatal(err)
+		}
+		m.Finish(watched.Game())
+		tWatch += time.Since(t1)
+		tBare += t1.Sub(t0)
+		i++
+	}
+	b.ReportMetric(float64(tBare.Nanoseconds())/float64(i), "bare-ns/game")
+	b.ReportMetric(float64(tWatch.Nanoseconds())/float64(i), "watched-ns/game")
+	b.ReportMetric(float64(tWatch)/float64(tBare), "watched/bare")
 }
