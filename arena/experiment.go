@@ -33,6 +33,7 @@ const (
 
 var detailNames = [...]string{"summary", "stats", "full"}
 
+// String returns the detail level's name in specs.
 func (d Detail) String() string {
 	if d >= 0 && int(d) < len(detailNames) {
 		return detailNames[d]

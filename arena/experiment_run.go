@@ -105,9 +105,8 @@ type RunReport struct {
 // from the games already there: a run stopped by ctx, or killed, is
 // continued by calling Run again with the same spec and shard, and ends
 // with the same files as a run never stopped. The summaries, and plots
-// unless the run is a shard, are rewritten from the results at the end,
-// stopped or not. A stopped
-// run returns the report and ctx's error.
+// unless the run is a shard, are rewritten at the end, stopped or not.
+// A stopped run returns its report and ctx's error.
 func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	if o.Shards == 0 {
 		o.Shards = 1
@@ -220,6 +219,9 @@ func (e *Experiment) prepareDir(dir string, info RunInfo) error {
 		return badDir("%s holds experiment %q from another spec (or other default rules): give another --out to start afresh", dir, have.Experiment)
 	case have.Shard != info.Shard || have.Shards != info.Shards:
 		return badDir("%s holds shard %d/%d of this experiment, not %d/%d", dir, have.Shard, have.Shards, info.Shard, info.Shards)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SpecFile)); errors.Is(err, os.ErrNotExist) {
+		return writeFileAtomic(filepath.Join(dir, SpecFile), e.Source) // lost: the same experiment's
 	}
 	return nil
 }
