@@ -76,6 +76,7 @@ type Config struct {
 	Rules   *monopoly.Rules
 	Players int
 	Bots    []string // per seat, repeated cyclically if shorter
+	Params  agent.SeatParams
 	Seed    uint64
 	Games   int
 	Workers int // 0: all cores
@@ -107,6 +108,9 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if err := c.Params.Check(c.Players); err != nil {
+		return err
+	}
 	if c.Games < 1 {
 		return fmt.Errorf("arena: games must be at least 1")
 	}
@@ -122,7 +126,7 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 	// escape through Play and cost an allocation per game.
 	t.config = t.config[:0]
 	for s := range c.Players {
-		t.config = append(t.config, Seat{Bot: c.SeatBot(s)})
+		t.config = append(t.config, Seat{Bot: c.SeatBot(s), Params: c.Params.ForSeat(s)})
 	}
 	r, err := t.Play(Match{Rules: c.Rules, Seats: t.config, Seed: GameSeed(c.Seed, i)})
 	if err != nil {
