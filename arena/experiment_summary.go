@@ -84,10 +84,12 @@ type Behaviour struct {
 	TradesAcceptedWhenReceived float64 `json:"trades_accepted_when_received"`
 	// AcceptRate is the share of the proposals it received that it
 	// accepted, over all games (0 when it received none).
-	AcceptRate    float64 `json:"accept_rate"`
-	HousesBuilt   float64 `json:"houses_built"`
-	HotelsBuilt   float64 `json:"hotels_built"`
-	BuildingsSold float64 `json:"buildings_sold"`
+	AcceptRate            float64 `json:"accept_rate"`
+	CounterOffers         float64 `json:"counter_offers"`
+	CounterOffersAccepted float64 `json:"counter_offers_accepted"`
+	HousesBuilt           float64 `json:"houses_built"`
+	HotelsBuilt           float64 `json:"hotels_built"`
+	BuildingsSold         float64 `json:"buildings_sold"`
 	// FirstBuildRoundMean is the mean round of its first building over
 	// the games in which it built (GamesBuilt); null if it never built.
 	FirstBuildRoundMean *float64   `json:"first_build_round_mean"`
@@ -130,7 +132,7 @@ func (r *running) ci95() [2]float64 {
 type seatAcc struct {
 	wins                     int
 	cash, worth              running
-	sum                      [20]float64
+	sum                      [nSums]float64
 	firstBuild               float64
 	built, received, accepts int
 }
@@ -156,6 +158,9 @@ const (
 	sRentPaid
 	sRentRecv
 	sBankrupt
+	sCounters
+	sCountersAccepted
+	nSums
 )
 
 // variantAcc sums one variant's games.
@@ -201,7 +206,8 @@ func (a *variantAcc) add(rec *GameRecord) error {
 			float64(m.AuctionsWon), float64(m.TradesProposed), float64(m.TradesAccepted), float64(m.TradesReceived),
 			float64(m.TradesAcceptedWhenReceived), float64(m.HousesBuilt), float64(m.HotelsBuilt), float64(m.BuildingsSold),
 			float64(m.JailTurnsServed), float64(m.JailFinesPaid), float64(m.JailCardsUsed), float64(m.Mortgages),
-			float64(m.Unmortgages), float64(m.RentPaid), float64(m.RentReceived), float64(m.Bankrupt)} {
+			float64(m.Unmortgages), float64(m.RentPaid), float64(m.RentReceived), float64(m.Bankrupt),
+			float64(m.CounterOffers), float64(m.CounterOffersAccepted)} {
 			s.sum[i] += x
 		}
 		if m.FirstBuildRound > 0 {
@@ -232,6 +238,7 @@ func (a *variantAcc) result(v *Variant) VariantSummary {
 				PropertiesBought: per(acc.sum[sBought]), AuctionBids: per(acc.sum[sBids]), AuctionsWon: per(acc.sum[sWon]),
 				TradesProposed: per(acc.sum[sProposed]), TradesAccepted: per(acc.sum[sAccepted]),
 				TradesReceived: per(acc.sum[sReceived]), TradesAcceptedWhenReceived: per(acc.sum[sAcceptedRecv]),
+				CounterOffers: per(acc.sum[sCounters]), CounterOffersAccepted: per(acc.sum[sCountersAccepted]),
 				HousesBuilt: per(acc.sum[sHouses]), HotelsBuilt: per(acc.sum[sHotels]), BuildingsSold: per(acc.sum[sSold]),
 				GamesBuilt: acc.built, JailTurnsServed: per(acc.sum[sServed]), JailFinesPaid: per(acc.sum[sFines]),
 				JailCardsUsed: per(acc.sum[sCards]), Mortgages: per(acc.sum[sMortgages]), Unmortgages: per(acc.sum[sUnmortgages]),

@@ -488,7 +488,12 @@ variants:
 			wins += ss.Wins
 		}
 		positions := make([][3]int, 3) // seat -> count per playing position
-		bought, cash, firsts, built := make([]float64, 3), make([]float64, 3), make([]float64, 3), make([]int, 3)
+		// Every per-game metric summed by seat, by its JSON name.
+		sums := make([]map[string]float64, 3)
+		for i := range sums {
+			sums[i] = map[string]float64{}
+		}
+		firsts, built := make([]float64, 3), make([]int, 3)
 		for _, r := range mine {
 			if r.Capped {
 				capped++
@@ -504,8 +509,13 @@ variants:
 			}
 			for p, pl := range r.Players {
 				positions[pl.Seat][p]++
-				bought[pl.Seat] += float64(pl.PropertiesBought)
-				cash[pl.Seat] += pl.MeanCash
+				var m map[string]float64
+				if err := json.Unmarshal([]byte(jsonOf(t, pl.SeatMetrics)), &m); err != nil {
+					t.Fatal(err)
+				}
+				for k, x := range m {
+					sums[pl.Seat][k] += x
+				}
 				if pl.FirstBuildRound > 0 {
 					firsts[pl.Seat] += float64(pl.FirstBuildRound)
 					built[pl.Seat]++
@@ -519,12 +529,38 @@ variants:
 			t.Errorf("%s: wins+ties %d, finished %d + capped %d (%d in the records), games %d", vs.Name, wins, vs.Finished, vs.Capped, capped, vs.Games)
 		}
 		for seat, ss := range vs.Seats {
-			close := func(a, b float64) bool { return math.Abs(a-b) < 1e-9*max(1, math.Abs(b)) }
-			if !close(ss.PropertiesBought, bought[seat]/24) || !close(ss.MeanCash, cash[seat]/24) || ss.GamesBuilt != built[seat] {
-				t.Errorf("%s seat %d: bought %v (records %v), cash %v (%v), built in %d games (%d)", vs.Name, seat,
-					ss.PropertiesBought, bought[seat]/24, ss.MeanCash, cash[seat]/24, ss.GamesBuilt, built[seat])
+			near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9*max(1, math.Abs(b)) }
+			var raw map[string]any
+			if err := json.Unmarshal([]byte(jsonOf(t, ss.Behaviour)), &raw); err != nil {
+				t.Fatal(err)
 			}
-			if built[seat] > 0 && !close(*ss.FirstBuildRoundMean, firsts[seat]/float64(built[seat])) {
+			means := map[string]float64{}
+			for k, v := range raw {
+				if x, ok := v.(float64); ok {
+					means[k] = x
+				}
+			}
+			checked := 0
+			for k, sum := range sums[seat] {
+				name := map[string]string{"bankrupt": "bankruptcies", "net_worth": "net_worth_mean", "first_build_round": ""}[k]
+				if name == "" && k != "first_build_round" {
+					name = k
+				}
+				if name == "" {
+					continue // a mean over the games it built in: below
+				}
+				got, ok := means[name]
+				if !ok {
+					t.Errorf("%s seat %d: no %s in the summary", vs.Name, seat, name)
+				} else if !near(got, sum/24) {
+					t.Errorf("%s seat %d: %s %v, records %v", vs.Name, seat, name, got, sum/24)
+				}
+				checked++
+			}
+			if checked != len(sums[seat])-1 || ss.GamesBuilt != built[seat] {
+				t.Errorf("%s seat %d: %d metrics checked; built in %d games, records %d", vs.Name, seat, checked, ss.GamesBuilt, built[seat])
+			}
+			if built[seat] > 0 && !near(*ss.FirstBuildRoundMean, firsts[seat]/float64(built[seat])) {
 				t.Errorf("%s seat %d: first build round %v, records %v", vs.Name, seat, *ss.FirstBuildRoundMean, firsts[seat]/float64(built[seat]))
 			}
 			if lo, hi := ss.CI95[0], ss.CI95[1]; lo > ss.WinRate || hi < ss.WinRate || ss.WinRate != float64(ss.Wins)/24 {

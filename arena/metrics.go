@@ -17,10 +17,15 @@ type SeatMetrics struct {
 	AuctionBids      int `json:"auction_bids"`
 	AuctionsWon      int `json:"auctions_won"`
 
+	// Trades: proposals it made, and how many were accepted; proposals
+	// made to it, and how many it accepted. Counter-offers are counted
+	// apart: a counter is an answer, not a proposal or an acceptance.
 	TradesProposed             int `json:"trades_proposed"`
-	TradesAccepted             int `json:"trades_accepted"` // its proposals that were accepted
+	TradesAccepted             int `json:"trades_accepted"`
 	TradesReceived             int `json:"trades_received"`
 	TradesAcceptedWhenReceived int `json:"trades_accepted_when_received"`
+	CounterOffers              int `json:"counter_offers"`          // counter-offers it made
+	CounterOffersAccepted      int `json:"counter_offers_accepted"` // ... that were accepted
 
 	HousesBuilt   int `json:"houses_built"`
 	HotelsBuilt   int `json:"hotels_built"`
@@ -55,6 +60,7 @@ type Metrics struct {
 	n       int
 	begun   bool
 	round   int
+	counter bool // the offer on the table is a counter-offer
 	cashSum [monopoly.MaxPlayers]int64
 	samples [monopoly.MaxPlayers]int64
 	seat    [monopoly.MaxPlayers]SeatMetrics
@@ -106,14 +112,19 @@ func (m *Metrics) Observe(g *monopoly.Game, events []monopoly.Event) {
 		case monopoly.EvAuctionWon:
 			s.AuctionsWon++
 		case monopoly.EvTradeProposed:
-			s.TradesProposed++
-			if o := int(e.Other); o >= 0 && o < m.n {
-				m.seat[o].TradesReceived++
+			// One offer is on the table at a time, so its answer is to
+			// the last one proposed.
+			m.counter = e.Flag
+			if e.Flag {
+				s.CounterOffers++
+			} else if s.TradesProposed++; e.Other >= 0 && int(e.Other) < m.n {
+				m.seat[e.Other].TradesReceived++
 			}
 		case monopoly.EvTradeAccepted:
-			s.TradesAccepted++
-			if o := int(e.Other); o >= 0 && o < m.n {
-				m.seat[o].TradesAcceptedWhenReceived++
+			if m.counter {
+				s.CounterOffersAccepted++
+			} else if s.TradesAccepted++; e.Other >= 0 && int(e.Other) < m.n {
+				m.seat[e.Other].TradesAcceptedWhenReceived++
 			}
 		case monopoly.EvBuild:
 			if e.Other == 5 {

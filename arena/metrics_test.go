@@ -40,6 +40,15 @@ func TestMetricsHandMade(t *testing.T) {
 		{{Kind: monopoly.EvTradeProposed, Player: 2, Other: 0}, {Kind: monopoly.EvTradeRejected, Player: 2, Other: 0}},
 		{{Kind: monopoly.EvTradeProposed, Player: 2, Other: 1}, {Kind: monopoly.EvTradeAccepted, Player: 2, Other: 1}},
 		{{Kind: monopoly.EvTradeProposed, Player: 0, Other: 1}, {Kind: monopoly.EvTradeAccepted, Player: 0, Other: 1}},
+		// 0 proposes to 2, 2 counters, 0 counters back, 2 accepts 0's counter.
+		{{Kind: monopoly.EvTradeProposed, Player: 0, Other: 2}},
+		{{Kind: monopoly.EvTradeProposed, Player: 2, Other: 0, Flag: true}},
+		{{Kind: monopoly.EvTradeProposed, Player: 0, Other: 2, Flag: true}},
+		{{Kind: monopoly.EvTradeAccepted, Player: 0, Other: 2}},
+		// 1 proposes to 2, 2 counters, 1 rejects the counter.
+		{{Kind: monopoly.EvTradeProposed, Player: 1, Other: 2}},
+		{{Kind: monopoly.EvTradeProposed, Player: 2, Other: 1, Flag: true}},
+		{{Kind: monopoly.EvTradeRejected, Player: 2, Other: 1}},
 		{{Kind: monopoly.EvTurnStart, Player: 1, Amount: 4}},
 		{{Kind: monopoly.EvBuild, Player: 1, Square: 6, Other: 1}, {Kind: monopoly.EvBuild, Player: 1, Square: 8, Other: 1}},
 		{{Kind: monopoly.EvTurnStart, Player: 2, Amount: 4}},
@@ -61,11 +70,12 @@ func TestMetricsHandMade(t *testing.T) {
 	}
 	m.Finish(g)
 	want := [3]SeatMetrics{
-		{MeanCash: 1500, MinCash: 1500, PropertiesBought: 1, TradesProposed: 1, TradesAccepted: 1, TradesReceived: 1,
+		{MeanCash: 1500, MinCash: 1500, PropertiesBought: 1, TradesProposed: 2, TradesAccepted: 1, TradesReceived: 1,
+			CounterOffers: 1, CounterOffersAccepted: 1,
 			JailCardsUsed: 1, Mortgages: 2, Unmortgages: 1, RentPaid: 250, NetWorth: 1500},
-		{MeanCash: 1500, MinCash: 1500, AuctionBids: 2, AuctionsWon: 1, TradesReceived: 2, TradesAcceptedWhenReceived: 2,
+		{MeanCash: 1500, MinCash: 1500, AuctionBids: 2, AuctionsWon: 1, TradesProposed: 1, TradesReceived: 2, TradesAcceptedWhenReceived: 2,
 			HousesBuilt: 2, HotelsBuilt: 1, BuildingsSold: 1, FirstBuildRound: 4, RentReceived: 300, NetWorth: 1500},
-		{MeanCash: 1500, MinCash: 1500, AuctionBids: 1, TradesProposed: 2, TradesAccepted: 1, JailTurnsServed: 1,
+		{MeanCash: 1500, MinCash: 1500, AuctionBids: 1, TradesProposed: 2, TradesAccepted: 1, TradesReceived: 2, CounterOffers: 2, JailTurnsServed: 1,
 			JailFinesPaid: 1, RentPaid: 50, Bankrupt: 1, NetWorth: 1500},
 	}
 	for p := range 3 {
@@ -178,8 +188,10 @@ func (r *recount) step(g *monopoly.Game, events []monopoly.Event) {
 	for _, e := range events {
 		switch e.Kind {
 		case monopoly.EvTradeProposed:
-			r.proposed[e.Player]++
-			r.received[e.Other]++
+			if !e.Flag {
+				r.proposed[e.Player]++
+				r.received[e.Other]++
+			}
 		case monopoly.EvTradeAccepted:
 			r.tradesOut[e.Trade.From] += bits.OnesCount64(e.Trade.GiveSquares)
 			r.tradesIn[e.Trade.From] += bits.OnesCount64(e.Trade.GetSquares)
