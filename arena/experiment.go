@@ -180,7 +180,9 @@ func LoadExperiment(path string) (*Experiment, error) {
 //	  - name: all-four
 //	    seats: [shark, professor, hustler, turtle]
 //	    rotate: true               # seat order rotates from game to game
-//	    params: {0: {cash_reserve: 300}}   # seat -> parameter overrides
+//	    params:                    # seat (or all) -> parameter overrides
+//	      all: {cash_reserve: {mean: 250, std: 50}}
+//	      0: {cash_reserve: 300}
 //	    rules: {auctions: false}   # this variant's own overrides
 func ParseExperiment(file string, data []byte) (*Experiment, error) {
 	var f experimentFile
@@ -268,9 +270,18 @@ func ParseExperiment(file string, data []byte) (*Experiment, error) {
 			return nil, fmt.Errorf("arena: %w", err)
 		}
 		v.params = make([]map[string]any, len(v.Seats))
-		for k, p := range params {
-			s, _ := strconv.Atoi(k)
-			v.params[s], _ = p.(map[string]any)
+		for s := range v.Seats {
+			// What the seat plays with: the overrides for all, and its own
+			// on top.
+			for _, key := range []string{"all", strconv.Itoa(s)} {
+				p, _ := params[key].(map[string]any)
+				for name, x := range p {
+					if v.params[s] == nil {
+						v.params[s] = map[string]any{}
+					}
+					v.params[s][name] = x
+				}
+			}
 		}
 		canon.Variants = append(canon.Variants, canonVariant{Name: v.Name, Seats: vf.Seats, Rotate: v.Rotate, Params: params, Rules: rules})
 		e.Variants = append(e.Variants, v)
@@ -300,38 +311,52 @@ type canonVariant struct {
 	Rules  json.RawMessage `json:"rules"`  // in full
 }
 
-// parseSeatParams reads a variant's params: a mapping of seat index to
-// parameter overrides (agent.ParseParamSpec). It sets the seats' Params
-// and returns the overrides in a canonical form for the fingerprint.
+// parseSeatParams reads a variant's params: a mapping of seat index, or
+// "all" for every seat, to parameter overrides (agent.ParseParamSpec; a
+// seat's own on top of those for all, as agent.SeatParams). It sets the
+// seats' Params and returns the overrides as written, by key, for the
+// fingerprint and the summaries.
 func parseSeatParams(file string, n *yaml.Node, path string, seats []Seat) (map[string]any, error) {
 	canon := map[string]any{}
 	if n.Kind == 0 || n.Tag == "!!null" {
 		return canon, nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, &strictyaml.Error{File: file, Line: n.Line, Field: path, Msg: "want a mapping of seat index to parameter overrides"}
+		return nil, &strictyaml.Error{File: file, Line: n.Line, Field: path, Msg: "want a mapping of seat index (or all) to parameter overrides"}
 	}
+	sp := agent.SeatParams{Seats: map[int]agent.ParamSpec{}}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
-		s, err := strconv.Atoi(k.Value)
-		if k.Kind != yaml.ScalarNode || k.Tag != "!!int" || err != nil || s < 0 || s >= len(seats) {
-			return nil, &strictyaml.Error{File: file, Line: k.Line, Field: path + "." + k.Value,
-				Msg: fmt.Sprintf("want a seat index from 0 to %d", len(seats)-1)}
+		key := "all"
+		if k.Value != "all" || k.Tag != "!!str" {
+			s, err := strconv.Atoi(k.Value)
+			if k.Kind != yaml.ScalarNode || k.Tag != "!!int" || err != nil || s < 0 || s >= len(seats) {
+				return nil, &strictyaml.Error{File: file, Line: k.Line, Field: path + "." + k.Value,
+					Msg: fmt.Sprintf("want a seat index from 0 to %d, or all", len(seats)-1)}
+			}
+			key = strconv.Itoa(s)
 		}
-		key := strconv.Itoa(s)
 		if _, dup := canon[key]; dup {
-			return nil, &strictyaml.Error{File: file, Line: k.Line, Field: path + "." + k.Value, Msg: "seat given twice"}
+			return nil, &strictyaml.Error{File: file, Line: k.Line, Field: path + "." + k.Value, Msg: "given twice"}
 		}
 		spec, err := agent.ParseParamSpec(file, val, path+"."+key)
 		if err != nil {
 			return nil, err
 		}
-		seats[s].Params = spec
+		if key == "all" {
+			sp.All = spec
+		} else {
+			s, _ := strconv.Atoi(key)
+			sp.Seats[s] = spec
+		}
 		var written any
 		if err := val.Decode(&written); err != nil {
 			return nil, &strictyaml.Error{File: file, Line: val.Line, Field: path + "." + key, Msg: err.Error()}
 		}
 		canon[key] = written
+	}
+	for s := range seats {
+		seats[s].Params = sp.ForSeat(s)
 	}
 	return canon, nil
 }

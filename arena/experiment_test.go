@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/internal/strictyaml"
 )
 
@@ -59,7 +60,8 @@ variants:
     seats: [baseline, baseline, random]
     rotate: true
     params:
-      0: {cash_reserve: 400}
+      all: {rich_factor: 3}
+      0: {cash_reserve: 400, rich_factor: 5}
       2: {cash_reserve: {mean: 200, std: 50}}
   - name: b
     seats: [baseline, baseline]
@@ -73,8 +75,17 @@ variants:
 		t.Errorf("detail %v, seed of game 3 %d", e.Detail, e.Seeds.Seed(3))
 	}
 	a, b := e.Variants[0], e.Variants[1]
-	if !a.Rotate || a.Seats[0].Params.Empty() || !a.Seats[1].Params.Empty() || !a.Seats[2].Params.Sampled() {
+	if !a.Rotate || !a.Seats[2].Params.Sampled() || a.Seats[1].Params.Sampled() || !b.Seats[0].Params.Empty() {
 		t.Errorf("variant a: %+v", a)
+	}
+	// A seat's own overrides go on top of those for all.
+	for seat, want := range []agent.Params{{CashReserve: 400, RichFactor: 5}, {RichFactor: 3}} {
+		if got := a.Seats[seat].Params.Apply(agent.Params{}, 1); got != want {
+			t.Errorf("seat %d plays with %+v, want %+v", seat, got, want)
+		}
+	}
+	if got := a.Seats[2].Params.Apply(agent.Params{}, 1); got.RichFactor != 3 || got.CashReserve == 0 {
+		t.Errorf("seat 2 plays with %+v", got)
 	}
 	if a.Rules.MaxRounds != 120 || a.Rules.JailFine != 60 || !a.Rules.Auctions {
 		t.Errorf("variant a rules: max_rounds %d, jail_fine %d, auctions %v", a.Rules.MaxRounds, a.Rules.JailFine, a.Rules.Auctions)
@@ -141,7 +152,9 @@ func TestParseExperimentErrors(t *testing.T) {
 		{"unknown parameter", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      1:\n        cash_reserv: 3\n", 8, "variants[0].params.1.cash_reserv", "unknown parameter"},
 		{"parameter not a number", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {0: {cash_reserve: lots}}\n", 6, "variants[0].params.0.cash_reserve", "want a number"},
 		{"negative spread", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      0: {cash_reserve: {mean: 3, std: -1}}\n", 7, "variants[0].params.0.cash_reserve.std", "negative"},
-		{"seat out of range", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {2: {cash_reserve: 3}}\n", 6, "variants[0].params.2", "seat index from 0 to 1"},
+		{"seat out of range", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {2: {cash_reserve: 3}}\n", 6, "variants[0].params.2", "seat index from 0 to 1, or all"},
+		{"seat twice", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      1: {cash_reserve: 3}\n      01: {cash_reserve: 4}\n", 8, "variants[0].params.01", "given twice"},
+		{"bad parameter for all", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      all: {rollout: 3}\n", 7, "variants[0].params.all.rollout", "unknown parameter"},
 		{"seat by name", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {baseline: {cash_reserve: 3}}\n", 6, "variants[0].params.baseline", "seat index"},
 		{"params a list", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: [1]\n", 6, "variants[0].params", "mapping"},
 		{"syntax", head + "variants: [\n", 4, "", "invalid YAML"},
