@@ -36,18 +36,47 @@ type Params struct {
 	RichFactor       float64 `yaml:"rich_factor" json:"rich_factor"`               // lift mortgages once cash exceeds this many cash reserves
 	RetryTurns       int     `yaml:"retry_turns" json:"retry_turns"`               // turns before re-proposing a rejected trade
 
-	// Planning (000's planning_* parameters).
-	Rollouts           int     `yaml:"rollouts" json:"rollouts"`                         // rollouts per candidate action
-	Horizon            int     `yaml:"horizon" json:"horizon"`                           // rounds a rollout plays
-	WinWeight          float64 `yaml:"win_weight" json:"win_weight"`                     // score of a won rollout
-	NetWorthWeight     float64 `yaml:"net_worth_weight" json:"net_worth_weight"`         // per dollar of net worth
-	CashWeight         float64 `yaml:"cash_weight" json:"cash_weight"`                   // per dollar of cash
-	MonopolyWeight     float64 `yaml:"monopoly_weight" json:"monopoly_weight"`           // per complete colour group
-	PlanPropertyWeight float64 `yaml:"plan_property_weight" json:"plan_property_weight"` // per dollar of printed property price
-	BankruptcyPenalty  float64 `yaml:"bankruptcy_penalty" json:"bankruptcy_penalty"`     // subtracted for a rollout that bankrupts it
-	Confidence         float64 `yaml:"confidence" json:"confidence"`                     // standard errors by which a candidate must beat the default action
-	TightCash          int     `yaml:"tight_cash" json:"tight_cash"`                     // adaptive: below this cash it plays as the cautious player
-	ThinCash           int     `yaml:"thin_cash" json:"thin_cash"`                       // adaptive: it plans building that would leave less cash than this
+	// Planning (000's planning_* parameters), read by the planning and
+	// adaptive players (package planning).
+
+	// Rollouts is the number of forks per planned decision: every
+	// candidate action is played out once in each, so a decision with c
+	// candidates costs c × Rollouts rollouts.
+	Rollouts int `yaml:"rollouts" json:"rollouts"`
+	// Horizon is how many rounds a rollout plays before it is scored
+	// (0: to the end of the game, or at most 200 rounds).
+	Horizon int `yaml:"horizon" json:"horizon"`
+	// WinWeight is the score of a rollout it wins; one that ends at the
+	// horizon scores WinWeight times its share of the players' value
+	// (the weighted sum of the four knobs below, over the players still
+	// in the game).
+	WinWeight float64 `yaml:"win_weight" json:"win_weight"`
+	// NetWorthWeight weighs net worth (7.10: cash, property at its price or
+	// mortgage value, buildings at cost) in a player's value.
+	NetWorthWeight float64 `yaml:"net_worth_weight" json:"net_worth_weight"`
+	// CashWeight weighs cash in a player's value, on top of net worth.
+	CashWeight float64 `yaml:"cash_weight" json:"cash_weight"`
+	// MonopolyWeight is what each complete colour group adds to a
+	// player's value.
+	MonopolyWeight float64 `yaml:"monopoly_weight" json:"monopoly_weight"`
+	// PlanPropertyWeight weighs the printed prices of a player's property
+	// in its value, on top of net worth.
+	PlanPropertyWeight float64 `yaml:"plan_property_weight" json:"plan_property_weight"`
+	// BankruptcyPenalty is the score of a rollout it loses: bankrupt, or
+	// beaten at the round limit (as a negative number: 2 scores a loss -2).
+	BankruptcyPenalty float64 `yaml:"bankruptcy_penalty" json:"bankruptcy_penalty"`
+	// Confidence is how many standard errors of the paired difference a
+	// candidate must lead the default answer (the baseline's) by to be
+	// taken instead: 0 takes the best mean, larger values deviate from
+	// the baseline only on clearer evidence.
+	Confidence float64 `yaml:"confidence" json:"confidence"`
+	// TightCash: below this much cash the adaptive player answers what it
+	// does not plan as the cautious player would (with the cautious
+	// reserves, or its own where they are larger).
+	TightCash int `yaml:"tight_cash" json:"tight_cash"`
+	// ThinCash: the adaptive player plans its building when building as
+	// much as its cash allows would leave it less than this.
+	ThinCash int `yaml:"thin_cash" json:"thin_cash"`
 }
 
 // ParamSpec is a set of parameter overrides for one seat: each named knob

@@ -121,8 +121,15 @@ func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Act
 	return pl.choose(v, cs)
 }
 
+// decideTrade answers an offer. Under sealed deals a fork would carry
+// the proposer's hidden limit, so it answers from its valuation alone,
+// as the baseline does: the least it takes for what changes hands (the
+// printed prices, and the value of a colour group completed either way).
 func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
+	if v.Rules().DealProtocol == monopoly.DealsSealed {
+		return pl.fallback(v, me).Decide(v, d)
+	}
 	cs := pl.withDefault(v, d)
 	cs = alternative(cs, act(monopoly.ActRejectTrade, me, 0))
 	cs = alternative(cs, act(monopoly.ActAcceptTrade, me, 0))
@@ -251,14 +258,15 @@ func buildSequence(v monopoly.View, me, budget int, out []monopoly.Action) (n, c
 	return n, cost
 }
 
-// raiseCash answers a debt as the baseline does, or by selling a
-// property to an opponent when rollouts show it better.
+// raiseCash answers a debt as the baseline does (mortgaging, then
+// selling buildings), or by selling a property to an opponent, who may pay
+// its full price where a mortgage raises half, when rollouts show that
+// better.
 func (pl *Planner) raiseCash(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	cs := pl.withDefault(v, d)
-	if !expRaise || cs[0].acts[0].Kind == monopoly.ActProposeTrade {
+	if cs = pl.sales(v, d.Player, cs); len(cs) == 1 {
 		return cs[0].acts[0]
 	}
-	cs = pl.sales(v, d.Player, cs)
 	return pl.choose(v, cs)
 }
 

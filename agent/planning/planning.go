@@ -114,7 +114,7 @@ func (pl *Planner) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	if a, ok := pl.planned(v, d); ok {
 		return a
 	}
-	if pl.proposed {
+	if pl.proposed && d.Kind != monopoly.DecisionTradeResponse {
 		pl.noteAnswer(v, d.Player)
 	}
 	switch d.Kind {

@@ -42,7 +42,7 @@ func spec(t testing.TB, doc string) agent.ParamSpec {
 }
 
 // fast makes the planners cheap enough for many test games.
-const fast = "{rollouts: 4}"
+const fast = "{rollouts: 4, horizon: 10}"
 
 // play plays one game with the named bots (one per seat; seat 0 with
 // spec s) and returns it with its events recorded.
@@ -80,6 +80,8 @@ func TestGamesEndLegally(t *testing.T) {
 		{"jackpot and lesser tax", "free_parking_jackpot: true\nincome_tax: lesser\nmortgaged_group_double_rent: false"},
 		{"scarce", "max_houses: 10\nmax_hotels: 2\nstarting_cash: 2500\njail_turns: 1\ntrades_per_phase: 3"},
 		{"timed", "max_rounds: 20"},
+		{"sealed deals", "deal_protocol: sealed"},
+		{"counter-offers", "counter_offers: 5\ntrades_per_turn: 1"},
 	}
 	seats := [][]string{
 		{"planning", "baseline", "adaptive", "cautious"},

@@ -78,7 +78,9 @@ func TestRolloutsFindTheBetterAction(t *testing.T) {
 		if err := g.Apply(monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 1, Offer: &o}); err != nil {
 			t.Fatal(err)
 		}
-		pl := NewPlanner(PlanningParams(), 3)
+		p := PlanningParams()
+		p.Rollouts = 256 // the difference is a few points of win rate
+		pl := NewPlanner(p, 3)
 		cs := []candidate{one(act(monopoly.ActAcceptTrade, 0, 0)), one(act(monopoly.ActRejectTrade, 0, 0))}
 		if got := pl.evaluate(g.View(0), cs); got != 1 {
 			t.Fatal("accepted a utility for the street that completes the proposer's oranges")
@@ -89,30 +91,98 @@ func TestRolloutsFindTheBetterAction(t *testing.T) {
 	})
 }
 
-// With the cash to build on it, the planner buys the street that
-// completes its oranges from the opponent holding it, at a price that
-// opponent (a baseline) accepts, and pays no more than it must.
+// With $1,000 the planner buys the street that completes its oranges from
+// the opponent holding it (the baseline would wait until it had $1,120),
+// at a price that opponent accepts, and pays no more than it must.
 func TestPlannerBuysTheMissingStreet(t *testing.T) {
-	g := setup(t, [4]int{1500, 300, 1500, 1500}, map[string]int{
+	g := setup(t, [4]int{1000, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
-	pl := NewPlanner(PlanningParams(), 5)
+	p := PlanningParams()
+	p.Rollouts = 128
+	pl := NewPlanner(p, 5)
 	a := pl.Decide(g.View(0), g.Pending())
 	ny := uint64(1) << square(t, "New York Avenue")
 	if a.Kind != monopoly.ActProposeTrade || a.Offer.GetSquares != ny || a.Offer.To != 1 {
 		t.Fatalf("answered %s %+v, want a proposal for New York Avenue", a.Kind, a.Offer)
 	}
-	if err := g.Apply(a); err != nil {
-		t.Fatal(err)
-	}
-	paid := 1500 - g.Cash(0)
 	o := *a.Offer
 	o.GiveCash--
 	if pl.accepts(g.View(0), o) {
-		t.Fatalf("paid %d where %d would have done", paid, o.GiveCash)
+		t.Fatalf("offered %d where %d would have done", a.Offer.GiveCash, o.GiveCash)
 	}
-	m := pl.sim.model
-	if m.Decide(g.View(1), g.Pending()).Kind != monopoly.ActAcceptTrade {
+	if err := g.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	if pl.sim.model.Decide(g.View(1), g.Pending()).Kind != monopoly.ActAcceptTrade {
 		t.Fatal("the baseline refuses the offer")
+	}
+}
+
+// landOn moves seat 0 (its turn, standing on from) to the named square
+// with scripted dice, where it is offered the property.
+func landOn(t *testing.T, g *monopoly.Game, from, to string) monopoly.Decision {
+	t.Helper()
+	steps := square(t, to) - square(t, from)
+	g.ScriptDice([][2]int{{steps / 2, steps - steps/2}})
+	if err := g.Apply(act(monopoly.ActContinue, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	d := g.Pending()
+	if d.Kind != monopoly.DecisionBuy || d.Square != square(t, to) {
+		t.Fatalf("pending %+v", d)
+	}
+	return d
+}
+
+// The adaptive player rolls out only what matters: a property that
+// completes a group, not one that does not; and with little cash it
+// answers the rest as the cautious player would.
+func TestAdaptivePlansWhatMatters(t *testing.T) {
+	cases := []struct {
+		name      string
+		cash      int
+		owners    map[string]int
+		tightCash int
+		planned   bool
+		want      monopoly.ActionKind
+	}{
+		{"a street nobody needs, with cash", 1500, nil, 200, false, monopoly.ActBuy},
+		{"a street nobody needs, cash tight: cautious declines", 450, nil, 500, false, monopoly.ActDecline},
+		{"the same, not tight: the baseline buys", 450, nil, 0, false, monopoly.ActBuy},
+		// Rollouts decide these (buying or winning the auction that
+		// follows are close): any answer.
+		{"the last red of its group", 1500, map[string]int{"Kentucky Avenue": 0, "Indiana Avenue": 0}, 200, true, monopoly.ActNone},
+		{"the last red of an opponent's group", 1500, map[string]int{"Kentucky Avenue": 1, "Indiana Avenue": 1}, 200, true, monopoly.ActNone},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := setup(t, [4]int{c.cash, 1500, 1500, 1500}, c.owners, square(t, "Free Parking"), 0)
+			d := landOn(t, g, "Free Parking", "Illinois Avenue")
+			p := AdaptiveParams()
+			p.TightCash = c.tightCash
+			pl := NewAdaptive(p, 1)
+			a := pl.Decide(g.View(0), d)
+			if planned := pl.Stats().Planned > 0; planned != c.planned {
+				t.Errorf("planned: %v, want %v", planned, c.planned)
+			}
+			if c.want != monopoly.ActNone && a.Kind != c.want {
+				t.Errorf("answered %s, want %s", a.Kind, c.want)
+			}
+		})
+	}
+}
+
+// A manage decision with nothing to build, lift or trade costs no
+// rollout.
+func TestNothingToDoNoRollouts(t *testing.T) {
+	g := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Baltic Avenue": 0, "Reading Railroad": 1}, 0, 0)
+	for _, pl := range []*Planner{NewPlanner(PlanningParams(), 1), NewAdaptive(AdaptiveParams(), 1)} {
+		if a := pl.Decide(g.View(0), g.Pending()); a.Kind != monopoly.ActContinue {
+			t.Fatalf("answered %s", a.Kind)
+		}
+		if s := pl.Stats(); s.Rollouts != 0 || s.Planned != 0 {
+			t.Fatalf("%+v for a position with nothing to do", s)
+		}
 	}
 }

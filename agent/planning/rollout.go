@@ -3,7 +3,6 @@ package planning
 import (
 	"math"
 	"math/bits"
-	"os"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
@@ -16,6 +15,11 @@ const maxSteps = 48
 
 // maxCandidates bounds the candidates of one decision.
 const maxCandidates = 24
+
+// fullRollout is how many rounds a rollout to the end plays at most: a
+// game between baselines that is still on after that (long games come
+// under rules that starve building) is scored as at a horizon.
+const fullRollout = 200
 
 // rolloutDecisions bounds one rollout: baseline games end in about 650
 // decisions, so this is reached only by a game going round in circles.
@@ -47,34 +51,9 @@ type roller struct {
 	auctionTurn  int
 }
 
-var expRoller = os.Getenv("EXP_ROLLER")
-
 func (r *roller) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	if d.Kind == monopoly.DecisionBid && d.Square == r.auctionSq && v.Turn() == r.auctionTurn {
 		return bidUpTo(v, d, r.auctionLimit)
-	}
-	if d.Kind == monopoly.DecisionManage && (expRoller == "noprop" || expRoller == "none") {
-		a := r.Baseline.Decide(v, d)
-		if a.Kind == monopoly.ActProposeTrade {
-			a = monopoly.Action{Kind: monopoly.ActContinue, Player: d.Player}
-		}
-		return a
-	}
-	if d.Kind == monopoly.DecisionTradeResponse {
-		switch expRoller {
-		case "all", "none":
-			return monopoly.Action{Kind: monopoly.ActRejectTrade, Player: d.Player}
-		case "feed":
-			o := v.PendingOffer()
-			for m := o.GetSquares; m != 0; m &= m - 1 {
-				sq := bits.TrailingZeros64(m)
-				if gm := v.Rules().GroupMask(sq); v.Rules().Squares[sq].Kind == monopoly.KindStreet && (v.OwnedMask(int(o.From))|o.GetSquares)&gm == gm {
-					if (v.OwnedMask(d.Player)|o.GiveSquares)&^o.GetSquares&gm != gm {
-						return monopoly.Action{Kind: monopoly.ActRejectTrade, Player: d.Player}
-					}
-				}
-			}
-		}
 	}
 	return r.Baseline.Decide(v, d)
 }
@@ -215,7 +194,7 @@ func (s *simulator) rollout(p *agent.Params, me int, start int) float64 {
 			s.agents[i] = s.others[i]
 		}
 	}
-	end := math.MaxInt
+	end := start + fullRollout
 	if p.Horizon > 0 {
 		end = start + p.Horizon
 	}

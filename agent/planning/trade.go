@@ -3,28 +3,31 @@ package planning
 import (
 	"math/bits"
 
-	"os"
-
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-var expSell = os.Getenv("EXP_SELL") != ""
-var expRaise = os.Getenv("EXP_RAISE") != ""
+// The trades a planner considers are priced against its model of the
+// opponents, the baseline: for each offer it finds by bisection the least
+// cash the target accepts (or the most it pays), asking a baseline in a
+// copy of the position. Under sealed deals the same search finds the
+// limit that meets the target's own: the cash then settles at the
+// target's limit. Rollouts then decide whether the deal is worth making.
 
-// proposals adds to cs the trades worth trying: for every colour group it
-// could complete by one trade, the cheapest offers the target would
-// accept, paid in cash, in properties it has no use for, or by a swap that
-// completes one of the target's groups. The target's answers are those of
-// the baseline, the planner's model of its opponents.
+// proposals adds to cs the trades worth trying:
+//   - for each colour group, the streets it lacks from one opponent, when
+//     they complete the group for it, stop another opponent completing it,
+//     or are a step towards a group split between two owners; paid in
+//     cash, or with a property it has no use for and cash;
+//   - selling a street that completes an opponent's group, for the most
+//     that opponent pays.
 func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidate {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
 	probed := false
 	probe := func() {
 		if !probed {
-			// The hidden parts of a fork do not matter to an answer.
-			pl.sim.probe.CopyFrom(v.Fork(0))
+			pl.startProbe(v)
 			probed = true
 		}
 	}
@@ -34,8 +37,7 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 		if missing == 0 || built(v, g.Mask) {
 			continue
 		}
-		// Owners of the streets it lacks.
-		var owners [monopoly.MaxPlayers]uint64
+		var owners [monopoly.MaxPlayers]uint64 // of the streets it lacks
 		unowned := false
 		for m := missing; m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)
@@ -50,35 +52,23 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 				continue
 			}
 			completes := get == missing
-			blocks := false
-			if !completes {
-				// A street another opponent needs to complete the group.
-				for q := range v.Players() {
-					if q != me && q != target && !v.Bankrupt(q) && (v.OwnedMask(q)|get)&g.Mask == g.Mask {
-						blocks = true
-					}
-				}
-				// Or a step towards a group split between two owners.
-				if !blocks && (unowned || missing == g.Mask || bits.OnesCount64(owned&g.Mask) == 0) {
-					continue
-				}
+			if !completes && !blocks(v, me, target, get, g.Mask) &&
+				(unowned || owned&g.Mask == 0) {
+				continue // not a step towards the group either
 			}
 			probe()
-			base := monopoly.TradeOffer{To: int8(target), GetSquares: get}
-			if o, ok := pl.cheapest(v, me, base); ok {
+			o := monopoly.TradeOffer{To: int8(target), GetSquares: get}
+			if o, ok := pl.cheapest(v, me, o); ok {
 				cs = pl.addOffer(cs, me, o)
 			}
 			if !completes {
 				continue
 			}
-			// A property it has no use for, or one that completes a
-			// group of the target's, and cash.
 			for m := owned &^ g.Mask; m != 0; m &= m - 1 {
 				sq := bits.TrailingZeros64(m)
-				if !pl.payable(v, me, sq) {
+				if !payable(v, me, sq) {
 					continue
 				}
-				o := base
 				o.GiveSquares = 1 << sq
 				if o, ok := pl.cheapest(v, me, o); ok {
 					cs = pl.addOffer(cs, me, o)
@@ -86,14 +76,9 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 			}
 		}
 	}
-	if !expSell {
-		return cs
-	}
-	// Selling a street that completes an opponent's group, for the most
-	// cash it would pay.
 	for m := owned; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		if r.Squares[sq].Kind != monopoly.KindStreet || !pl.payable(v, me, sq) {
+		if r.Squares[sq].Kind != monopoly.KindStreet || !payable(v, me, sq) || pl.refused(v, 1<<sq) {
 			continue
 		}
 		for q := range v.Players() {
@@ -109,15 +94,26 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 	return cs
 }
 
-// sales adds to cs the sales of its properties that raise the most cash:
-// for each property it may give away, the opponent that would pay most
-// for it, if more than the mortgage raises.
+// blocks reports whether target's streets get, of the group mask, are
+// all another opponent lacks to complete it.
+func blocks(v monopoly.View, me, target int, get, mask uint64) bool {
+	for q := range v.Players() {
+		if q != me && q != target && !v.Bankrupt(q) && (v.OwnedMask(q)|get)&mask == mask {
+			return true
+		}
+	}
+	return false
+}
+
+// sales adds to cs the sales that raise the most cash: for each property
+// it may give away, the opponent that pays most for it, if that is more
+// than mortgaging it raises.
 func (pl *Planner) sales(v monopoly.View, me int, cs []candidate) []candidate {
 	r := v.Rules()
 	probed := false
 	for m := v.OwnedMask(me); m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		if !pl.payable(v, me, sq) {
+		if !payable(v, me, sq) {
 			continue
 		}
 		var best monopoly.TradeOffer
@@ -126,7 +122,7 @@ func (pl *Planner) sales(v monopoly.View, me int, cs []candidate) []candidate {
 				continue
 			}
 			if !probed {
-				pl.sim.probe.CopyFrom(v.Fork(0))
+				pl.startProbe(v)
 				probed = true
 			}
 			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > best.GetCash {
@@ -151,16 +147,15 @@ func built(v monopoly.View, mask uint64) bool {
 	return false
 }
 
-// payable reports whether sq may be given away in a trade: it has no
-// buildings, is not mortgaged, and is not part of a group the player
-// holds two streets or more of.
-func (pl *Planner) payable(v monopoly.View, me, sq int) bool {
+// payable reports whether sq may be given away in a trade: it is not
+// mortgaged, its group has no buildings, and the player holds fewer than
+// two streets of it.
+func payable(v monopoly.View, me, sq int) bool {
 	r := v.Rules()
-	s := &r.Squares[sq]
-	if v.Houses(sq) > 0 || v.Mortgaged(sq) {
+	if v.Mortgaged(sq) {
 		return false
 	}
-	if s.Kind != monopoly.KindStreet {
+	if r.Squares[sq].Kind != monopoly.KindStreet {
 		return true
 	}
 	gm := r.GroupMask(sq)
@@ -168,7 +163,7 @@ func (pl *Planner) payable(v monopoly.View, me, sq int) bool {
 }
 
 func (pl *Planner) addOffer(cs []candidate, me int, o monopoly.TradeOffer) []candidate {
-	if len(cs) >= cap(pl.cands) {
+	if len(cs) == maxCandidates {
 		return cs
 	}
 	c := candidate{offer: o}
@@ -176,17 +171,15 @@ func (pl *Planner) addOffer(cs []candidate, me int, o monopoly.TradeOffer) []can
 	return append(cs, c)
 }
 
-// cheapest finds the least cash added to o that the target accepts, by
-// bisection on the target's answer in a copy of the game; when it accepts
-// o with no cash, the most cash it would pay on top. False when no
-// affordable amount is accepted.
+// cheapest prices o: the least cash added to it that the target accepts,
+// or, when the target takes o with no cash, the most it pays on top.
+// False when no affordable amount is accepted.
 func (pl *Planner) cheapest(v monopoly.View, me int, o monopoly.TradeOffer) (monopoly.TradeOffer, bool) {
 	if o.GiveSquares != 0 && pl.accepts(v, o) {
 		lo, hi := 0, v.Cash(int(o.To))+1 // accepted, refused
 		for hi-lo > 1 {
 			mid := (lo + hi) / 2
-			o.GetCash = int64(mid)
-			if pl.accepts(v, o) {
+			if o.GetCash = int64(mid); pl.accepts(v, o) {
 				lo = mid
 			} else {
 				hi = mid
@@ -195,49 +188,57 @@ func (pl *Planner) cheapest(v monopoly.View, me int, o monopoly.TradeOffer) (mon
 		o.GetCash = int64(lo)
 		return o, true
 	}
-	hi := v.Cash(me) - pl.P.TradeReserve
-	if hi < 0 {
+	hi := v.Cash(me) - pl.P.TradeReserve // accepted, once checked
+	if hi <= 0 {
 		return o, false
 	}
-	o.GiveCash = int64(hi)
-	if !pl.accepts(v, o) {
+	if o.GiveCash = int64(hi); !pl.accepts(v, o) {
 		return o, false
 	}
-	lo := -1 // an amount refused (or below zero)
+	lo := 0 // refused (no cash was tried above, or is no offer)
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
-		o.GiveCash = int64(mid)
-		if pl.accepts(v, o) {
+		if o.GiveCash = int64(mid); pl.accepts(v, o) {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
 	o.GiveCash = int64(hi)
-	return o, o.GiveSquares|o.GetSquares != 0 || o.GiveCash != 0
+	return o, true
 }
 
-// accepts asks the opponent model whether o's target accepts it.
+// startProbe copies the position for asking the opponent model about
+// offers. The fork's hidden parts do not matter to an answer.
+func (pl *Planner) startProbe(v monopoly.View) { pl.sim.probe.CopyFrom(v.Fork(0)) }
+
+// accepts reports whether the trade o goes through when proposed now and
+// its target answers as the baseline: accepted, or under sealed deals
+// answered with a limit that meets o's.
 func (pl *Planner) accepts(v monopoly.View, o monopoly.TradeOffer) bool {
-	h := &pl.sim.scratch
-	h.CopyFrom(&pl.sim.probe)
+	s := pl.sim
+	h := &s.scratch
+	h.CopyFrom(&s.probe)
 	me := v.Me()
 	if h.Apply(monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &o}) != nil {
 		return false
 	}
 	d := h.Pending()
-	if d.Kind != monopoly.DecisionTradeResponse {
+	if d.Kind != monopoly.DecisionTradeResponse || d.Player != int(o.To) {
 		return false
 	}
-	m := &pl.sim.model
-	m.Reset(d.Player, 0)
-	return m.Decide(h.View(d.Player), d).Kind == monopoly.ActAcceptTrade
+	s.model.Reset(d.Player, 0)
+	if h.Apply(s.model.Decide(h.View(d.Player), d)) != nil {
+		return false
+	}
+	mine := h.OwnedMask(me)
+	return mine&o.GetSquares == o.GetSquares && mine&o.GiveSquares == 0
 }
 
-// refused reports whether an offer for one of the squares of get was
+// refused reports whether an offer for one of the squares of m was
 // refused in the last RetryTurns turns.
-func (pl *Planner) refused(v monopoly.View, get uint64) bool {
-	for m := get; m != 0; m &= m - 1 {
+func (pl *Planner) refused(v monopoly.View, m uint64) bool {
+	for ; m != 0; m &= m - 1 {
 		if t := pl.refusedAt[bits.TrailingZeros64(m)]; t > 0 && v.Turn()-t < pl.P.RetryTurns {
 			return true
 		}
@@ -245,12 +246,14 @@ func (pl *Planner) refused(v monopoly.View, get uint64) bool {
 	return false
 }
 
-// noteAnswer learns at its next decision how its last proposal went: an
-// offer refused is not made again for RetryTurns turns.
+// noteAnswer learns how its last proposal went, at its next decision
+// once the negotiation is over: the squares of an offer refused are not
+// asked for (or offered) again for RetryTurns turns.
 func (pl *Planner) noteAnswer(v monopoly.View, me int) {
 	pl.proposed = false
-	if get := pl.offer.GetSquares; get != 0 && v.OwnedMask(me)&get != get {
-		for m := get; m != 0; m &= m - 1 {
+	o := &pl.offer
+	if mine := v.OwnedMask(me); mine&o.GetSquares != o.GetSquares || mine&o.GiveSquares != 0 {
+		for m := o.GetSquares | o.GiveSquares; m != 0; m &= m - 1 {
 			pl.refusedAt[bits.TrailingZeros64(m)] = max(1, v.Turn())
 		}
 	}
