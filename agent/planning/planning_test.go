@@ -139,11 +139,22 @@ func TestSameSeedSameGame(t *testing.T) {
 	}
 }
 
+// Cheap planners for the tests that play through the arena, which seats
+// bots with their defaults.
+func init() {
+	for _, b := range []string{"planning", "adaptive"} {
+		bot, _ := agent.Lookup(b)
+		bot.Name += "-test"
+		bot.Defaults.Rollouts, bot.Defaults.Horizon = 4, 20
+		agent.Register(bot)
+	}
+}
+
 // A run's results do not depend on the order in which games are played:
 // one worker plays them in order at one table (players reset, not
 // remade), several interleave them.
 func TestResultsIndependentOfOrder(t *testing.T) {
-	c := arena.Config{Rules: rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"adaptive", "baseline", "planning", "baseline"}, Seed: 9, Games: 12}
+	c := arena.Config{Rules: rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"adaptive-test", "baseline", "planning-test", "baseline"}, Seed: 9, Games: 12}
 	c.Workers = 1
 	one, err := arena.Simulate(context.Background(), c, nil)
 	if err != nil {
