@@ -10,7 +10,12 @@ import (
 // squares, where seat 0 stands, and who moves first.
 func setup(t *testing.T, cash [4]int, owners map[string]int, pos0, first int) *monopoly.Game {
 	t.Helper()
-	r := monopoly.DefaultRules()
+	return setupWith(t, monopoly.DefaultRules(), cash, owners, pos0, first)
+}
+
+// setupWith is setup under rules r.
+func setupWith(t *testing.T, r *monopoly.Rules, cash [4]int, owners map[string]int, pos0, first int) *monopoly.Game {
+	t.Helper()
 	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1, First: first}
 	for i, c := range cash {
 		ps := monopoly.PlayerSetup{Cash: c}
@@ -184,5 +189,50 @@ func TestNothingToDoNoRollouts(t *testing.T) {
 		if s := pl.Stats(); s.Rollouts != 0 || s.Planned != 0 {
 			t.Fatalf("%+v for a position with nothing to do", s)
 		}
+	}
+}
+
+// Under sealed deals the planner's limit is the least that meets the
+// baseline's own: the trade goes through, at that price, and a dollar
+// less would fail.
+func TestSealedProposal(t *testing.T) {
+	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("deal_protocol: sealed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := setupWith(t, r, [4]int{1000, 300, 1500, 1500}, map[string]int{
+		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
+	}, 0, 0)
+	pl := NewPlanner(PlanningParams(), 5)
+	ny := uint64(1) << square(t, "New York Avenue")
+	var a monopoly.Action
+	for _, c := range pl.proposals(g.View(0), 0, nil) {
+		if c.offer.GetSquares == ny && c.offer.GiveSquares == 0 {
+			a = c.acts[0]
+			a.Offer = &c.offer
+		}
+	}
+	if a.Offer == nil || a.Offer.GetCash != 0 || a.Offer.GiveCash == 0 {
+		t.Fatalf("no offer of cash for New York Avenue with a sealed limit: %+v", a.Offer)
+	}
+	o := *a.Offer
+	o.GiveCash--
+	if pl.accepts(g.View(0), o) {
+		t.Fatalf("a limit of %d would have done", o.GiveCash)
+	}
+	if err := g.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	if v := g.View(1); v.PendingOffer().GiveCash != 0 {
+		t.Fatal("the target sees the limit")
+	}
+	if err := g.Apply(pl.sim.model.Decide(g.View(1), g.Pending())); err != nil {
+		t.Fatal(err)
+	}
+	if g.OwnedMask(0)&ny == 0 {
+		t.Fatal("the limits did not meet")
+	}
+	if paid := 1000 - g.Cash(0); paid != int(a.Offer.GiveCash) {
+		t.Fatalf("paid %d with a limit of %d: the limit is above the seller's", paid, a.Offer.GiveCash)
 	}
 }
