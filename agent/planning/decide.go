@@ -80,14 +80,19 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		price := v.Rules().Squares[d.Square].Price
 		room := v.Cash(me) - pl.P.CashReserve
 		cs := pl.cands[:0]
-		for i, l := range [...]int{baselineLimit(v, d, &pl.P), 0, price / 2, price, price * 3 / 2, price * 2} {
-			if i > 0 {
-				l = min(l, room)
-				if l <= d.Amount || l == cs[0].limit {
+		for i, l := range [...]int{max(0, baselineLimit(v, d, &pl.P)), 0, price / 2, price, price * 3 / 2, price * 2} {
+			switch {
+			case i == 0:
+			case l == 0: // dropping out, unless the default does
+				if cs[0].limit <= d.Amount {
 					continue
 				}
+			case min(l, room) <= d.Amount || min(l, room) == cs[0].limit || min(l, room) == cs[len(cs)-1].limit:
+				continue
+			default:
+				l = min(l, room)
 			}
-			c := candidate{limit: max(0, l)}
+			c := candidate{limit: l}
 			c.add(bidUpTo(v, d, l))
 			cs = append(cs, c)
 		}

@@ -139,7 +139,7 @@ func (pl *Planner) evaluate(v monopoly.View, cands []candidate) int {
 	pl.stats.Rollouts += k * n
 	best, lead := 0, 0.0
 	for i := 1; i < n; i++ {
-		if s.dead[i] || s.dead[0] && i > 1 {
+		if s.dead[i] {
 			continue
 		}
 		mean := s.sum[i] / float64(k)
@@ -148,16 +148,13 @@ func (pl *Planner) evaluate(v monopoly.View, cands []candidate) int {
 			best, lead = i, mean
 		}
 	}
-	if s.dead[0] && best == 0 && n > 1 {
-		best = 1
-	}
 	return best
 }
 
-// apply plays a candidate's actions in the simulated game; false if one
-// is illegal there (it was legal in the view, so this means a fork that
-// differs in what the view hides, which never happens for the actions
-// generated here).
+// apply plays a candidate's actions in the simulated game; false if the
+// rules refuse one. Candidates are made from the view, and a fork differs
+// from the game only in the deck order and the dice, which no answer
+// depends on, so this is a safeguard: a refused candidate is never taken.
 func (s *simulator) apply(me int, c *candidate) bool {
 	g := &s.sim
 	s.me.auctionSq = -1
