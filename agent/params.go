@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -79,6 +81,13 @@ type paramSet struct {
 
 // Empty reports whether the spec overrides nothing.
 func (s ParamSpec) Empty() bool { return len(s.set) == 0 }
+
+// Equal reports whether s and t set the same knobs the same way.
+func (s ParamSpec) Equal(t ParamSpec) bool {
+	return slices.EqualFunc(s.set, t.set, func(a, b paramSet) bool {
+		return slices.Equal(a.field, b.field) && a.mean == b.mean && a.std == b.std
+	})
+}
 
 // Sampled reports whether any knob is drawn at random.
 func (s ParamSpec) Sampled() bool {
@@ -190,4 +199,78 @@ func ParseParamSpec(file string, n *yaml.Node, path string) (ParamSpec, error) {
 		s.set = append(s.set, p)
 	}
 	return s, nil
+}
+
+// SeatParams are the parameter overrides of a table: those of every seat
+// and those of single seats, as 000's ai.model_parameters (a population,
+// each knob a value or drawn per game from {mean, std}) and ai.overrides
+// (one player pinned).
+type SeatParams struct {
+	All   ParamSpec
+	Seats map[int]ParamSpec
+}
+
+// ForSeat returns the overrides of seat s: its own on top of those for
+// all seats.
+func (p SeatParams) ForSeat(s int) ParamSpec {
+	own, ok := p.Seats[s]
+	if !ok {
+		return p.All
+	}
+	return ParamSpec{set: append(slices.Clip(p.All.set), own.set...)}
+}
+
+// Check reports overrides for seats a table of players seats lacks.
+func (p SeatParams) Check(players int) error {
+	for s := range p.Seats {
+		if s >= players {
+			return fmt.Errorf("agent: parameters for seat %d, but the seats go from 0 to %d", s, players-1)
+		}
+	}
+	return nil
+}
+
+// ParseSeatParams reads a parameters file:
+//
+//	all:                       # every seat
+//	  cash_reserve: {mean: 200, std: 50}
+//	seats:                     # seat index (from 0) -> overrides
+//	  2: {cash_reserve: 900, rollouts: 16}
+//
+// Errors name the file, the line and the key.
+func ParseSeatParams(file string, data []byte) (SeatParams, error) {
+	var doc struct {
+		All   yaml.Node `yaml:"all"`
+		Seats yaml.Node `yaml:"seats"`
+	}
+	var p SeatParams
+	if err := strictyaml.Decode(file, data, &doc, nil); err != nil {
+		return p, err
+	}
+	var err error
+	if p.All, err = ParseParamSpec(file, &doc.All, "all"); err != nil {
+		return p, err
+	}
+	seats := &doc.Seats
+	if seats.Kind == 0 || seats.Tag == "!!null" {
+		return p, nil
+	}
+	if seats.Kind != yaml.MappingNode {
+		return p, &strictyaml.Error{File: file, Line: seats.Line, Field: "seats", Msg: "want a mapping of seat numbers to overrides"}
+	}
+	p.Seats = map[int]ParamSpec{}
+	for i := 0; i+1 < len(seats.Content); i += 2 {
+		k := seats.Content[i]
+		s, err := strconv.Atoi(k.Value)
+		if err != nil || s < 0 || s >= 64 {
+			return p, &strictyaml.Error{File: file, Line: k.Line, Field: "seats." + k.Value, Msg: "want a seat number from 0"}
+		}
+		if _, dup := p.Seats[s]; dup {
+			return p, &strictyaml.Error{File: file, Line: k.Line, Field: "seats." + k.Value, Msg: "seat given twice"}
+		}
+		if p.Seats[s], err = ParseParamSpec(file, seats.Content[i+1], "seats."+k.Value); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
 }

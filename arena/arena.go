@@ -6,9 +6,6 @@ package arena
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -31,11 +28,21 @@ func SeatSeed(game uint64, seat int) uint64 { return GameSeed(game, 1000+seat) }
 // bots must answer legally. When g records events, agents that are
 // agent.Talker answer with words, recorded before their action.
 func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
+	return play(g, agents, g.Recording(), nil)
+}
+
+// play is Play with talkers asked for words only when words is set, and
+// watch (if not nil) called before the first decision and after every
+// action.
+func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopoly.Game)) (int, error) {
 	var talkers [monopoly.MaxPlayers]agent.Talker
-	if g.Recording() {
+	if words {
 		for i, a := range agents {
 			talkers[i], _ = a.(agent.Talker)
 		}
+	}
+	if watch != nil {
+		watch(g)
 	}
 	n := 0
 	for ; !g.Over(); n++ {
@@ -57,6 +64,9 @@ func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
 		if err := g.Apply(a); err != nil {
 			return n, fmt.Errorf("arena: seat %d: %w", p, err)
 		}
+		if watch != nil {
+			watch(g)
+		}
 	}
 	return n, nil
 }
@@ -66,6 +76,7 @@ type Config struct {
 	Rules   *monopoly.Rules
 	Players int
 	Bots    []string // per seat, repeated cyclically if shorter
+	Params  agent.SeatParams
 	Seed    uint64
 	Games   int
 	Workers int // 0: all cores
@@ -97,19 +108,13 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if err := c.Params.Check(c.Players); err != nil {
+		return err
+	}
 	if c.Games < 1 {
 		return fmt.Errorf("arena: games must be at least 1")
 	}
 	return nil
-}
-
-// Table is a game and its players, which one worker reuses from one game
-// of a run to the next so that a simulation allocates nothing per game
-// (players that are agent.Resetter are reset, others made anew). The zero
-// Table is ready to use.
-type Table struct {
-	g      *monopoly.Game
-	agents []agent.Agent
 }
 
 // RunGame plays game i of the run at table t (nil: a table of its own).
@@ -117,82 +122,39 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 	if t == nil {
 		t = &Table{}
 	}
-	seed := GameSeed(c.Seed, i)
-	if t.g == nil || t.g.Rules() != c.Rules || t.g.Players() != c.Players {
-		t.g, t.agents = monopoly.New(c.Rules, c.Players, seed), make([]agent.Agent, c.Players)
-	} else {
-		t.g.Reset(seed)
+	// The seats are kept in the table: a slice of a local array would
+	// escape through Play and cost an allocation per game.
+	t.config = t.config[:0]
+	for s := range c.Players {
+		t.config = append(t.config, Seat{Bot: c.SeatBot(s), Params: c.Params.ForSeat(s)})
 	}
-	for s := range t.agents {
-		if r, ok := t.agents[s].(agent.Resetter); ok {
-			r.Reset(s, SeatSeed(seed, s))
-			continue
-		}
-		a, err := agent.New(c.SeatBot(s), s, SeatSeed(seed, s))
-		if err != nil {
-			return GameResult{}, err
-		}
-		t.agents[s] = a
-	}
-	g := t.g
-	n, err := Play(g, t.agents)
+	r, err := t.Play(Match{Rules: c.Rules, Seats: t.config, Seed: GameSeed(c.Seed, i)})
 	if err != nil {
-		return GameResult{}, fmt.Errorf("game %d (seed %d): %w", i, seed, err)
+		return GameResult{}, fmt.Errorf("game %d (%w)", i, err)
 	}
-	return GameResult{Winner: g.Winner(), Rounds: g.Round(), Rolls: g.Rolls(), Decisions: int64(n), Capped: g.Capped()}, nil
+	return r, nil
 }
 
 // Simulate plays c.Games games on c.Workers goroutines. progress, if not
-// nil, is called after each game (from any goroutine). Results are in game
-// order whatever the number of workers. A cancelled context stops the run
-// and returns the games finished so far (a prefix, in order).
+// nil, is called after each game. Results are in game order whatever the
+// number of workers. A cancelled context stops the run and returns the
+// games finished so far (a prefix, in order).
 func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	results := make([]GameResult, 0, c.Games)
+	err := Run(ctx, c.Games, c.Workers, c.RunGame, func(_ int, r GameResult) error {
+		results = append(results, r)
+		if progress != nil {
+			progress()
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		return nil, err
 	}
-	results := make([]GameResult, c.Games)
-	done := make([]bool, c.Games)
-	var next atomic.Int64
-	var firstErr error
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			var t Table
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= c.Games {
-					return
-				}
-				r, err := c.RunGame(i, &t)
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-				results[i], done[i] = r, true
-				if progress != nil {
-					progress()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	n := 0
-	for n < len(done) && done[n] {
-		n++
-	}
-	return results[:n], ctx.Err()
+	return results, err
 }
 
 // Summary aggregates a run.

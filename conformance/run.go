@@ -29,7 +29,7 @@ type Result struct {
 // Run plays the scenario and checks its expectations; a non-nil error says
 // what differed (or why the scenario is faulty).
 func (s *Scenario) Run() error {
-	r := &runner{s: s, turns: make([]int, len(s.Players)), lastTurn: -1}
+	r := &runner{s: s, turns: make([]int, len(s.Players)), countered: make([]int, len(s.Players)), lastTurn: -1}
 	return r.run()
 }
 
@@ -40,6 +40,9 @@ type runner struct {
 	lastTurn int
 	draws    [monopoly.MaxDecks]int
 	faulty   error
+
+	countered []int // counter-offers each player has made from its policy
+	traded    int   // trades carried out
 }
 
 func (r *runner) seat(name string) int {
@@ -134,6 +137,9 @@ func (r *runner) run() error {
 func (r *runner) apply(a monopoly.Action) error {
 	err := r.g.Apply(a)
 	for _, e := range r.g.TakeEvents() {
+		if e.Kind == monopoly.EvTradeAccepted {
+			r.traded++
+		}
 		if e.Kind != monopoly.EvCard {
 			continue
 		}
@@ -200,8 +206,19 @@ func (r *runner) decide() (stop bool, err error) {
 		}
 	case monopoly.DecisionTradeResponse:
 		act.Kind = monopoly.ActRejectTrade
-		if pol.AcceptTrades {
+		switch c := r.countered[d.Player]; {
+		case c < len(pol.CounterOffers) && g.TradeRound() < r.s.rules.CounterOffers:
+			r.countered[d.Player]++
+			o := r.sides(pol.CounterOffers[c].Give, pol.CounterOffers[c].Get)
+			o.To = int8(g.Counterparty())
+			act.Kind, act.Offer = monopoly.ActCounterTrade, &o
+		case pol.AcceptTrades:
 			act.Kind = monopoly.ActAcceptTrade
+			if l := pol.SealedLimit; l != nil && l.MinimumCashAccepted != nil {
+				act.Arg = *l.MinimumCashAccepted
+			} else if l != nil {
+				act.Arg = -*l.MaximumCashOffered
+			}
 		}
 	case monopoly.DecisionMortgagedTransfer:
 		act.Kind = monopoly.ActKeepMortgaged
@@ -327,16 +344,13 @@ func (r *runner) doItem(p int, d doItem) error {
 	if a.Kind != monopoly.ActProposeTrade {
 		return nil
 	}
-	// The target answers; then any follow-up decisions settle before the
-	// proposer's next action.
-	accepted := false
+	// The target answers (perhaps with counters); then any follow-up
+	// decisions settle before the proposer's next action.
+	traded := r.traded
 	for !g.Over() && !g.NeedsDice() {
 		pd := g.Pending()
 		if pd.Kind == monopoly.DecisionManage && pd.Player == p {
 			break
-		}
-		if pd.Kind == monopoly.DecisionTradeResponse {
-			accepted = r.s.Players[pd.Player].Policy.AcceptTrades
 		}
 		if _, err := r.decide(); err != nil {
 			return err
@@ -345,7 +359,7 @@ func (r *runner) doItem(p int, d doItem) error {
 			return r.faulty
 		}
 	}
-	switch {
+	switch accepted := r.traded > traded; {
 	case d.Expect == "declined" && accepted:
 		return fmt.Errorf("trade accepted, want declined")
 	case d.Expect != "declined" && !accepted:
@@ -360,7 +374,15 @@ func (r *runner) mustSquare(name string) int {
 }
 
 func (r *runner) offer(p int, t *tradeSpec) monopoly.TradeOffer {
-	o := monopoly.TradeOffer{From: int8(p), To: int8(r.seat(t.With))}
+	o := r.sides(t.Give, t.Get)
+	o.From, o.To = int8(p), int8(r.seat(t.With))
+	return o
+}
+
+// sides builds what a trade gives and gets (under sealed deals the cash
+// is the proposer's limit).
+func (r *runner) sides(give, get sideSpec) monopoly.TradeOffer {
+	var o monopoly.TradeOffer
 	side := func(s sideSpec) (sq uint64, cash int64, cards uint8) {
 		for _, n := range s.Properties {
 			sq |= 1 << r.mustSquare(n)
@@ -372,8 +394,8 @@ func (r *runner) offer(p int, t *tradeSpec) monopoly.TradeOffer {
 		}
 		return sq, int64(s.Cash), cards
 	}
-	o.GiveSquares, o.GiveCash, o.GiveCards = side(t.Give)
-	o.GetSquares, o.GetCash, o.GetCards = side(t.Get)
+	o.GiveSquares, o.GiveCash, o.GiveCards = side(give)
+	o.GetSquares, o.GetCash, o.GetCards = side(get)
 	return o
 }
 

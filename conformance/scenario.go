@@ -52,6 +52,23 @@ type policySpec struct {
 	AcceptTrades      bool          `yaml:"accept_trades"`
 	MortgagedTransfer string        `yaml:"mortgaged_transfer"`
 	Actions           []actionBlock `yaml:"actions"`
+	// Deal protocols (gopoly's extension of the format).
+	SealedLimit   *sealedLimit  `yaml:"sealed_limit"`   // its limit when it accepts a sealed offer
+	CounterOffers []counterSpec `yaml:"counter_offers"` // counters it makes, in order, while the rules allow one
+}
+
+// sealedLimit is a target's answer to a sealed offer (004): the least
+// cash it accepts or the most it offers. Unset, it accepts at least 0.
+type sealedLimit struct {
+	MinimumCashAccepted *int `yaml:"minimum_cash_accepted"`
+	MaximumCashOffered  *int `yaml:"maximum_cash_offered"`
+}
+
+// counterSpec is a scripted counter-offer, made to whoever made the offer
+// it answers.
+type counterSpec struct {
+	Give sideSpec `yaml:"give"`
+	Get  sideSpec `yaml:"get"`
 }
 
 type actionBlock struct {
@@ -325,6 +342,19 @@ func (s *Scenario) checkPolicy(f string, p *policySpec, names map[string]bool, e
 	default:
 		return errAt(f+".mortgaged_transfer", "want keep or unmortgage, got %q", p.MortgagedTransfer)
 	}
+	if l := p.SealedLimit; l != nil {
+		switch {
+		case (l.MinimumCashAccepted == nil) == (l.MaximumCashOffered == nil):
+			return errAt(f+".sealed_limit", "want one of minimum_cash_accepted, maximum_cash_offered")
+		case l.MinimumCashAccepted != nil && *l.MinimumCashAccepted < 0, l.MaximumCashOffered != nil && *l.MaximumCashOffered < 0:
+			return errAt(f+".sealed_limit", "a cash limit cannot be negative")
+		}
+	}
+	for j, c := range p.CounterOffers {
+		if err := s.checkSides(fmt.Sprintf("%s.counter_offers[%d]", f, j), errAt, c.Give, c.Get); err != nil {
+			return err
+		}
+	}
 	for j, b := range p.Actions {
 		bf := fmt.Sprintf("%s.actions[%d]", f, j)
 		if b.Turn < 1 {
@@ -346,17 +376,8 @@ func (s *Scenario) checkPolicy(f string, p *policySpec, names map[string]bool, e
 			}
 			if d.Trade != nil {
 				n++
-				for _, side := range []sideSpec{d.Trade.Give, d.Trade.Get} {
-					for _, name := range side.Properties {
-						if _, err := s.property(name); err != nil {
-							return errAt(df+".trade", "%v", err)
-						}
-					}
-					for _, dn := range side.JailCards {
-						if _, ok := s.rules.DeckIndex(dn); !ok {
-							return errAt(df+".trade", "unknown deck %q", dn)
-						}
-					}
+				if err := s.checkSides(df+".trade", errAt, d.Trade.Give, d.Trade.Get); err != nil {
+					return err
 				}
 			}
 			if n != 1 {
@@ -372,6 +393,26 @@ func (s *Scenario) checkPolicy(f string, p *policySpec, names map[string]bool, e
 				return errAt(df+".expect", "want rejected or declined, got %q", d.Expect)
 			}
 			b.Do[k].line = s.pos.Of(df, strictyaml.Pos{}).Line
+		}
+	}
+	return nil
+}
+
+// checkSides checks the properties and jail cards of a trade's two sides.
+func (s *Scenario) checkSides(f string, errAt func(string, string, ...any) error, sides ...sideSpec) error {
+	for _, side := range sides {
+		if side.Cash < 0 {
+			return errAt(f, "cash cannot be negative")
+		}
+		for _, name := range side.Properties {
+			if _, err := s.property(name); err != nil {
+				return errAt(f, "%v", err)
+			}
+		}
+		for _, dn := range side.JailCards {
+			if _, ok := s.rules.DeckIndex(dn); !ok {
+				return errAt(f, "unknown deck %q", dn)
+			}
 		}
 	}
 	return nil

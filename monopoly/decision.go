@@ -97,8 +97,12 @@ func (g *Game) Decider() int {
 func (g *Game) RollsAgain() bool { return g.phase == PhaseAfterRoll && g.rollAgain }
 
 // PendingOffer returns the trade offer awaiting an answer (meaningful
-// while the pending decision is trade_response).
+// while the pending decision is trade_response), cash limits included.
 func (g *Game) PendingOffer() TradeOffer { return g.offer }
+
+// TradeRound returns how many counter-offers the negotiation in progress
+// has had.
+func (g *Game) TradeRound() int { return int(g.counters) }
 
 // ActionKind is the kind of an answer.
 type ActionKind uint8
@@ -131,11 +135,13 @@ const (
 	// mortgaged_transfer
 	ActKeepMortgaged
 	ActLiftMortgage
+	// trade_response, when the rules allow counter-offers
+	ActCounterTrade
 )
 
 var actionNames = [...]string{"none", "continue", "build", "sell_building", "mortgage", "unmortgage", "propose_trade",
 	"pay_jail_fine", "use_jail_card", "roll_for_doubles", "buy", "decline", "bid", "drop_out",
-	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage"}
+	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage", "counter_trade"}
 
 func (k ActionKind) String() string {
 	if int(k) < len(actionNames) {
@@ -151,9 +157,11 @@ type Action struct {
 	Player int
 	// Arg is the action's argument: the square for build, sell_building,
 	// mortgage and unmortgage; the amount for bid; the deck of the card
-	// for use_jail_card (-1: any).
+	// for use_jail_card (-1: any); under sealed deals, accept_trade's
+	// limit: the least net cash the target takes from the proposer, or,
+	// negative, the most it pays.
 	Arg   int
-	Offer *TradeOffer // propose_trade; copied by Apply (From is set from Player)
+	Offer *TradeOffer // propose_trade, counter_trade; copied by Apply (From is set from Player)
 }
 
 // RuleError is an illegal action: the rule it breaks. Apply returns it and
@@ -186,6 +194,9 @@ const (
 	ruleBidLow      = "a bid must be at least $1 and above the high bid (8.3)"
 	ruleBidCash     = "a bid cannot exceed your cash (8.3)"
 	ruleLiftCash    = "not enough cash for the fee and the mortgage (7.7)"
+	ruleSealedCash  = "a sealed limit cannot promise more cash than you have (004)"
+	ruleNoCounter   = "no counter-offer: the rules allow none, or no more in this negotiation (counter_offers)"
+	ruleCounterTo   = "a counter-offer goes back to the player who made the offer"
 )
 
 // Check validates a without applying it.
@@ -316,8 +327,27 @@ func (g *Game) refusal(a Action) string {
 			return ""
 		}
 	case DecisionTradeResponse:
-		if a.Kind == ActAcceptTrade || a.Kind == ActRejectTrade {
+		switch a.Kind {
+		case ActAcceptTrade:
+			if g.rules.DealProtocol == DealsSealed && (a.Arg < -int(g.p[p].Cash) || a.Arg > MaxAmount*MaxPlayers) {
+				return ruleSealedCash
+			}
 			return ""
+		case ActRejectTrade:
+			return ""
+		case ActCounterTrade:
+			if g.rules.DealProtocol != DealsOpen || int(g.counters) >= g.rules.CounterOffers {
+				return ruleNoCounter
+			}
+			if a.Offer == nil {
+				return ruleNoOffer
+			}
+			if a.Offer.To != g.offer.From {
+				return ruleCounterTo
+			}
+			o := *a.Offer
+			o.From = p
+			return g.checkOffer(&o, true)
 		}
 	case DecisionMortgagedTransfer:
 		switch a.Kind {
@@ -343,7 +373,7 @@ func (g *Game) raisingRefusal(a Action) string {
 		}
 		o := *a.Offer
 		o.From = p
-		return g.checkOffer(&o)
+		return g.checkOffer(&o, false)
 	}
 	if a.Arg < 0 || a.Arg >= len(g.rules.Squares) {
 		return ruleNoSquare
@@ -397,8 +427,15 @@ func (g *Game) Apply(a Action) error {
 		g.offer = *a.Offer
 		g.offer.From = p
 		g.proposals++
+		g.turnProps++
+		g.counters = 0
 		g.emit(Event{Kind: EvTradeProposed, Player: p, Other: g.offer.To, Trade: g.offer})
 		g.push(task{kind: taskTrade, player: p})
+	case ActCounterTrade: // the trade task stays: the other side answers now
+		g.offer = *a.Offer
+		g.offer.From = p
+		g.counters++
+		g.emit(Event{Kind: EvTradeProposed, Player: p, Other: g.offer.To, Trade: g.offer, Flag: true})
 	case ActPayJailFine:
 		to := g.finesAccount()
 		g.transfer(p, to, g.rules.JailFine)
@@ -438,7 +475,11 @@ func (g *Game) Apply(a Action) error {
 		g.emit(Event{Kind: EvDropOut, Player: p, Square: g.auction.Square})
 	case ActAcceptTrade:
 		g.pop()
-		g.executeTrade(g.offer)
+		if g.rules.DealProtocol == DealsSealed {
+			g.settleSealed(int64(a.Arg))
+		} else {
+			g.executeTrade(g.offer)
+		}
 	case ActRejectTrade:
 		g.pop()
 		g.emit(Event{Kind: EvTradeRejected, Player: g.offer.From, Other: g.offer.To, Trade: g.offer})

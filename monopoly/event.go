@@ -37,9 +37,9 @@ const (
 	EvSellBuilding                // P sold a building on S for A; O: buildings now
 	EvMortgage                    // P mortgaged S for A
 	EvUnmortgage                  // P lifted the mortgage on S for A
-	EvTradeProposed               // P proposed Trade to O
-	EvTradeAccepted               // O accepted P's Trade
-	EvTradeRejected               // O rejected P's Trade
+	EvTradeProposed               // P proposed Trade to O; Flag: a counter-offer
+	EvTradeAccepted               // O accepted P's Trade (the cash that moved)
+	EvTradeRejected               // O rejected P's Trade; Flag: sealed limits that did not meet
 	EvMortgagedTransfer           // P received S mortgaged and paid A; Flag: lifted the mortgage
 	EvBankrupt                    // P went bankrupt to O (Bank: the bank)
 	EvPropertyTransfer            // S passed from bankrupt P to O (Bank: the bank)
@@ -77,6 +77,30 @@ type Event struct {
 	// Words of an EvSpeech event: the speech is public, the thought
 	// private to its author (see Event.For).
 	Speech, Thought string
+}
+
+// For returns e as player viewer may see it (-1: a spectator): another
+// player's private thought is removed, and so is the cash of a sealed
+// offer, which only its proposer knows. A settled sealed trade
+// (EvTradeAccepted) shows the cash that changed hands, which is public.
+func (e Event) For(viewer int, r *Rules) Event {
+	switch e.Kind {
+	case EvSpeech:
+		if int(e.Player) != viewer {
+			e.Thought = ""
+		}
+	case EvTradeProposed, EvTradeRejected:
+		e.Trade = r.sealFor(e.Trade, viewer)
+	}
+	return e
+}
+
+// sealFor hides a sealed offer's cash from everyone but its proposer.
+func (r *Rules) sealFor(o TradeOffer, viewer int) TradeOffer {
+	if r.DealProtocol == DealsSealed && int(o.From) != viewer {
+		o.GiveCash, o.GetCash = 0, 0
+	}
+	return o
 }
 
 // Say records what player p says and thinks with the answer it is about
@@ -199,10 +223,17 @@ func (r *Rules) Describe(e Event, names []string) string {
 	case EvUnmortgage:
 		return fmt.Sprintf("%s lifts the mortgage on %s for $%d", P, S, e.Amount)
 	case EvTradeProposed:
-		return fmt.Sprintf("%s proposes to %s: %s", P, O, r.DescribeOffer(e.Trade, names))
+		verb := "proposes to"
+		if e.Flag {
+			verb = "counters"
+		}
+		return fmt.Sprintf("%s %s %s: %s", P, verb, O, r.DescribeOffer(e.Trade, names))
 	case EvTradeAccepted:
-		return fmt.Sprintf("%s accepts the trade with %s", O, P)
+		return fmt.Sprintf("%s accepts the trade with %s: %s", O, P, r.describeSides(e.Trade))
 	case EvTradeRejected:
+		if e.Flag {
+			return fmt.Sprintf("no deal between %s and %s: their cash limits do not meet", P, O)
+		}
 		return fmt.Sprintf("%s rejects the trade from %s", O, P)
 	case EvMortgagedTransfer:
 		if e.Flag {
@@ -232,8 +263,24 @@ func (r *Rules) Describe(e Event, names []string) string {
 	return e.Kind.String()
 }
 
-// DescribeOffer renders a trade offer.
+// DescribeOffer renders a trade offer; under sealed deals its cash is
+// shown as the proposer's limit (zero when it is hidden from the reader).
 func (r *Rules) DescribeOffer(o TradeOffer, names []string) string {
+	if r.DealProtocol != DealsSealed {
+		return r.describeSides(o)
+	}
+	s := r.describeSides(TradeOffer{GiveSquares: o.GiveSquares, GetSquares: o.GetSquares, GiveCards: o.GiveCards, GetCards: o.GetCards})
+	switch {
+	case o.GiveCash > 0:
+		return fmt.Sprintf("%s, paying at most $%d (sealed)", s, o.GiveCash)
+	case o.GetCash > 0:
+		return fmt.Sprintf("%s, wanting at least $%d (sealed)", s, o.GetCash)
+	}
+	return s + ", cash sealed"
+}
+
+// describeSides renders what each side of a trade gives.
+func (r *Rules) describeSides(o TradeOffer) string {
 	side := func(squares uint64, cash int64, cards uint8) string {
 		var parts []string
 		for m := squares; m != 0; m &= m - 1 {

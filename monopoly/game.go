@@ -107,6 +107,8 @@ type state struct {
 	round     int32
 	turn      int32
 	proposals int8 // trade proposals made in the current decision phase
+	turnProps int8 // trade proposals made in the current turn
+	counters  int8 // counter-offers made in the current negotiation
 	landings  int8 // squares resolved since the last roll (maxLandings)
 
 	tasks   [maxTasks]task

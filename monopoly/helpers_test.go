@@ -42,8 +42,8 @@ var variants = []variant{
 	{"lesser_tax", "income_tax: lesser"},
 	{"no_auctions", "auctions: false"},
 	{"no_mortgaged_double", "mortgaged_group_double_rent: false\nmortgaged_railroads_count: false"},
-	{"all_variants", "free_parking_jackpot: true\nincome_tax: lesser\nauctions: false\nmortgaged_group_double_rent: false"},
-	{"scarce", "max_houses: 10\nmax_hotels: 2\nstarting_cash: 2500\njail_turns: 1\ntrades_per_phase: 3"},
+	{"all_variants", "free_parking_jackpot: true\nincome_tax: lesser\nauctions: false\nmortgaged_group_double_rent: false\ndeal_protocol: sealed"},
+	{"scarce", "max_houses: 10\nmax_hotels: 2\nstarting_cash: 2500\njail_turns: 1\ntrades_per_phase: 3\ntrades_per_turn: 4\ncounter_offers: 3"},
 }
 
 // src is a source of small integers: a seeded generator in the property
@@ -115,6 +115,19 @@ func (c *chaosAgent) Decide(v monopoly.View, d monopoly.Decision) monopoly.Actio
 				return a
 			}
 		}
+	case monopoly.DecisionTradeResponse:
+		switch c.rng.IntN(3) {
+		case 0: // counter, where the rules allow it
+			c.offer = randomOfferTo(rngSrc{c.rng}, v, me, v.Counterparty())
+			a := monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &c.offer}
+			if v.Check(a) == nil {
+				return a
+			}
+		case 1: // a sealed limit anywhere from paying all it has to asking a lot
+			if v.Rules().DealProtocol == monopoly.DealsSealed {
+				return monopoly.Action{Kind: monopoly.ActAcceptTrade, Player: me, Arg: c.rng.IntN(v.Cash(me)+800) - v.Cash(me)}
+			}
+		}
 	case monopoly.DecisionBid:
 		if hi := min(v.Cash(me), 2*v.Rules().Squares[d.Square].Price); hi > d.Amount && c.rng.IntN(2) == 0 {
 			return monopoly.Action{Kind: monopoly.ActBid, Player: me, Arg: d.Amount + 1 + c.rng.IntN(hi-d.Amount)}
@@ -127,7 +140,12 @@ func (c *chaosAgent) Decide(v monopoly.View, d monopoly.Decision) monopoly.Actio
 // side holds.
 func randomOffer(s src, v monopoly.View, me int) monopoly.TradeOffer {
 	n := v.Players()
-	to := (me + 1 + s.Intn(n-1)) % n
+	return randomOfferTo(s, v, me, (me+1+s.Intn(n-1))%n)
+}
+
+// randomOfferTo makes a plausible offer from me to to. Under sealed deals
+// it sets one cash limit at most, as a legal offer does.
+func randomOfferTo(s src, v monopoly.View, me, to int) monopoly.TradeOffer {
 	o := monopoly.TradeOffer{To: int8(to)}
 	pick := func(m uint64) uint64 {
 		var out uint64
@@ -148,6 +166,13 @@ func randomOffer(s src, v monopoly.View, me int) monopoly.TradeOffer {
 	}
 	o.GiveCards = v.JailCardBits(me) & uint8(s.Intn(256))
 	o.GetCards = v.JailCardBits(to) & uint8(s.Intn(256))
+	if v.Rules().DealProtocol == monopoly.DealsSealed && o.GiveCash != 0 && s.Intn(4) != 0 {
+		if s.Intn(2) == 0 {
+			o.GiveCash = 0
+		} else {
+			o.GetCash = 0
+		}
+	}
 	return o
 }
 
@@ -188,7 +213,7 @@ func decide(g *monopoly.Game, as []decider) monopoly.Action {
 // offer.
 func arbitraryAction(s src, g *monopoly.Game, wild bool) monopoly.Action {
 	n := g.Players()
-	nk := int(monopoly.ActLiftMortgage) + 1
+	nk := int(monopoly.ActCounterTrade) + 1
 	if wild {
 		nk += 3
 	}
@@ -210,7 +235,7 @@ func arbitraryAction(s src, g *monopoly.Game, wild bool) monopoly.Action {
 	case 3:
 		a.Arg = []int{-1 << 31, 1<<31 - 1, 1 << 31, -1 << 40, 1 << 40}[s.Intn(5)]
 	}
-	if a.Kind == monopoly.ActProposeTrade || s.Intn(8) == 0 {
+	if a.Kind == monopoly.ActProposeTrade || a.Kind == monopoly.ActCounterTrade || s.Intn(8) == 0 {
 		if s.Intn(8) != 0 {
 			o := arbitraryOffer(s, g, a.Player)
 			a.Offer = &o
@@ -411,13 +436,14 @@ type checker struct {
 	steps    int    // actions applied
 	refused  int    // actions refused
 	events   map[monopoly.EventKind]int
-	shortage int // hotel sales in a housing shortage
-	rentSeen int // rents checked against the rent tables
+	flagged  map[monopoly.EventKind]int // events with Flag set: counter-offers, sealed limits that did not meet
+	shortage int                        // hotel sales in a housing shortage
+	rentSeen int                        // rents checked against the rent tables
 }
 
 func newChecker(g *monopoly.Game) *checker {
 	r := g.Rules()
-	c := &checker{r: r, uneven: make([]bool, len(r.Groups)), events: map[monopoly.EventKind]int{}}
+	c := &checker{r: r, uneven: make([]bool, len(r.Groups)), events: map[monopoly.EventKind]int{}, flagged: map[monopoly.EventKind]int{}}
 	for d, deck := range r.Decks {
 		for i, card := range deck.Cards {
 			if card.Keep {
@@ -509,6 +535,9 @@ func (c *checker) applied(pre, g *monopoly.Game, a monopoly.Action, evs []monopo
 	if !c.scratch {
 		for _, e := range evs {
 			c.events[e.Kind]++
+			if e.Flag {
+				c.flagged[e.Kind]++
+			}
 		}
 	}
 	if err := c.checkLedger(pre, g, a, evs); err != nil {

@@ -75,7 +75,7 @@ var seatMixes = [][]string{
 func TestInvariants(t *testing.T) {
 	const minActions = 100_000
 	total, refused, shortage, rents := 0, 0, 0, 0
-	seen := map[monopoly.EventKind]int{}
+	seen, flagged := map[monopoly.EventKind]int{}, map[monopoly.EventKind]int{}
 	seed := uint64(0)
 	for vi, v := range variants {
 		r := rulesWith(t, v.yaml+"\nmax_rounds: 300")
@@ -92,6 +92,9 @@ func TestInvariants(t *testing.T) {
 				rents += c.rentSeen
 				for k, n := range c.events {
 					seen[k] += n
+				}
+				for k, n := range c.flagged {
+					flagged[k] += n
 				}
 			})
 		}
@@ -120,6 +123,10 @@ func TestInvariants(t *testing.T) {
 	}
 	if shortage == 0 {
 		t.Errorf("no hotel sold in a housing shortage (8.2) in %d actions", total)
+	}
+	if flagged[monopoly.EvTradeProposed] == 0 || flagged[monopoly.EvTradeRejected] == 0 {
+		t.Errorf("%d counter-offers and %d sealed deals whose limits did not meet: the games miss the deal protocols",
+			flagged[monopoly.EvTradeProposed], flagged[monopoly.EvTradeRejected])
 	}
 	if rents == 0 {
 		t.Errorf("no rent checked against the tables")
@@ -286,7 +293,7 @@ func TestLargeAmounts(t *testing.T) {
 // message names the action and the rule, without formatting failures.
 func TestRefusalMessages(t *testing.T) {
 	g := monopoly.New(monopoly.DefaultRules(), 3, 1)
-	for _, k := range []monopoly.ActionKind{monopoly.ActNone, monopoly.ActBid, monopoly.ActLiftMortgage, monopoly.ActLiftMortgage + 1, 255} {
+	for _, k := range []monopoly.ActionKind{monopoly.ActNone, monopoly.ActBid, monopoly.ActLiftMortgage, monopoly.ActCounterTrade, monopoly.ActCounterTrade + 1, 255} {
 		for _, p := range []int{0, 1, -1} {
 			a := monopoly.Action{Kind: k, Player: p, Arg: 1}
 			err := g.Apply(a)

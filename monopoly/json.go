@@ -29,6 +29,8 @@ type gameJSON struct {
 	Round       int32           `json:"round"`
 	Turn        int32           `json:"turn"`
 	Proposals   int8            `json:"proposals"`
+	TurnProps   int8            `json:"turn_proposals"`
+	Counters    int8            `json:"counter_offers"`
 	Landings    int8            `json:"landings"`
 	Tasks       []taskJSON      `json:"tasks"`
 	Pending     DecisionKind    `json:"pending"`
@@ -76,7 +78,7 @@ func (g *Game) MarshalJSON() ([]byte, error) {
 		HouseSupply: g.houseSupply, HotelSupply: g.hotelSupply, Jackpot: g.jackpot,
 		Decks: g.decks[:len(g.rules.Decks)], Current: g.cur, Doubles: g.doubles, Phase: g.phase,
 		RollAgain: g.rollAgain, JailedNow: g.jailedNow, LastRoll: g.lastRoll, Round: g.round, Turn: g.turn,
-		Proposals: g.proposals, Landings: g.landings, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
+		Proposals: g.proposals, TurnProps: g.turnProps, Counters: g.counters, Landings: g.landings, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
 		Over: g.over, Capped: g.capped, Winner: g.winner, BankNet: g.bankNet, Money0: g.money0, Rolls: g.rolls,
 	}
 	for _, t := range g.tasks[:g.nt] {
@@ -166,6 +168,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	g.mortgaged, g.houseSupply, g.hotelSupply, g.jackpot = j.Mortgaged, j.HouseSupply, j.HotelSupply, j.Jackpot
 	g.cur, g.doubles, g.phase, g.rollAgain, g.jailedNow = j.Current, j.Doubles, j.Phase, j.RollAgain, j.JailedNow
 	g.lastRoll, g.round, g.turn, g.proposals, g.landings = j.LastRoll, j.Round, j.Turn, j.Proposals, j.Landings
+	g.turnProps, g.counters = j.TurnProps, j.Counters
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
 	for i, t := range j.Tasks {
@@ -291,7 +294,8 @@ func (g *Game) validate() *stateError {
 	if g.winner < -1 || g.winner >= n || g.doubles < 0 || g.doubles > 3 || g.round < 1 || g.turn < 0 {
 		return fail("winner", "counters out of range")
 	}
-	if g.proposals < 0 || g.landings < 0 || g.lastRoll[0] < 0 || g.lastRoll[0] > 6 || g.lastRoll[1] < 0 || g.lastRoll[1] > 6 {
+	if g.proposals < 0 || g.turnProps < 0 || g.counters < 0 || int(g.counters) > r.CounterOffers ||
+		g.landings < 0 || g.lastRoll[0] < 0 || g.lastRoll[0] > 6 || g.lastRoll[1] < 0 || g.lastRoll[1] > 6 {
 		return fail("proposals", "counters out of range")
 	}
 	for i := range g.nt {

@@ -193,7 +193,9 @@ func (g *Game) unmortgage(p int8, sq int) {
 
 // TradeOffer is a proposed trade (7.7): what the proposer gives and what
 // it asks for. Squares are bit sets (bit i: square i); jail cards are bit
-// sets of Get Out of Jail Free cards (see JailCardBit).
+// sets of Get Out of Jail Free cards (see JailCardBit). Under sealed deals
+// the cash is a limit: GiveCash the most the proposer pays, GetCash the
+// least it wants, at most one of them set; the target does not see it.
 type TradeOffer struct {
 	From, To    int8
 	GiveSquares uint64
@@ -211,7 +213,9 @@ func (r *Rules) JailCardBit(d int) (uint8, bool) {
 	return 1 << b, ok
 }
 
-func (g *Game) checkOffer(o *TradeOffer) string {
+// checkOffer checks a proposal; a counter-offer (counter) is not one of
+// the proposer's proposals and is not counted against its limits.
+func (g *Game) checkOffer(o *TradeOffer, counter bool) string {
 	if o.To < 0 || o.To >= g.n || o.To == o.From || g.p[o.To].Bankrupt {
 		return "no such player to trade with"
 	}
@@ -243,10 +247,35 @@ func (g *Game) checkOffer(o *TradeOffer) string {
 		return "you ask for a jail card they do not hold"
 	case o.GiveSquares|o.GetSquares == 0 && o.GiveCards|o.GetCards == 0 && o.GiveCash == o.GetCash:
 		return "the trade exchanges nothing"
+	case g.rules.DealProtocol == DealsSealed && o.GiveCash != 0 && o.GetCash != 0:
+		return "a sealed offer gives either the most cash it pays or the least it accepts, not both (004)"
+	case g.rules.DealProtocol == DealsSealed && o.GiveSquares|o.GetSquares == 0:
+		return "a sealed deal moves at least one property (004)"
+	case counter:
+		return ""
 	case int(g.proposals) >= g.rules.TradesPerPhase:
 		return "no more trade proposals in this phase (trades_per_phase)"
+	case g.rules.TradesPerTurn > 0 && int(g.turnProps) >= g.rules.TradesPerTurn:
+		return "no more trade proposals in this turn (trades_per_turn)"
 	}
 	return ""
+}
+
+// settleSealed answers a sealed offer with the target's limit floor: the
+// least net cash it takes from the proposer (negative: the most it pays).
+// When the limits meet, the cash midway between them changes hands, the
+// amount paid rounded down (004); otherwise nothing happens.
+func (g *Game) settleSealed(floor int64) {
+	o := g.offer
+	ceiling := o.GiveCash - o.GetCash
+	if floor > ceiling {
+		g.emit(Event{Kind: EvTradeRejected, Player: o.From, Other: o.To, Trade: o, Flag: true})
+		return
+	}
+	// Go's division truncates toward zero: whoever pays, pays less.
+	cash := (ceiling + floor) / 2
+	o.GiveCash, o.GetCash = max(cash, 0), max(-cash, 0)
+	g.executeTrade(o)
 }
 
 // executeTrade carries out an accepted offer. Whoever receives a mortgaged

@@ -59,6 +59,28 @@ const (
 	IncomeTaxLesser                      // the lesser of the amount and p% of net worth
 )
 
+// DealProtocol is how trades are negotiated.
+type DealProtocol uint8
+
+// Deal protocols.
+const (
+	// DealsOpen: an offer names everything each way, cash included, and
+	// the target accepts or rejects it (or counters, when the rules allow
+	// counter-offers).
+	DealsOpen DealProtocol = iota
+	// DealsSealed: the cash of an offer is a limit the target does not
+	// see; the target rejects or answers with a limit of its own, and
+	// when the two meet the cash midway between them changes hands (004).
+	DealsSealed
+)
+
+func (p DealProtocol) String() string {
+	if p == DealsSealed {
+		return "sealed"
+	}
+	return "open"
+}
+
 // Square is one compiled board square.
 type Square struct {
 	Name      string
@@ -116,6 +138,9 @@ type Rules struct {
 	MortgageInterestPercent  int
 	MaxRounds                int
 	TradesPerPhase           int
+	TradesPerTurn            int // 0: no limit beyond the phases
+	DealProtocol             DealProtocol
+	CounterOffers            int // open deals only
 	RailroadRent             []int
 	UtilityMultiplier        []int
 	Groups                   []Group
@@ -150,6 +175,9 @@ type rulesConfig struct {
 	MortgageInterestPercent  int                  `yaml:"mortgage_interest_percent" json:"mortgage_interest_percent"`
 	MaxRounds                int                  `yaml:"max_rounds" json:"max_rounds"`
 	TradesPerPhase           int                  `yaml:"trades_per_phase" json:"trades_per_phase"`
+	TradesPerTurn            int                  `yaml:"trades_per_turn" json:"trades_per_turn"`
+	DealProtocol             string               `yaml:"deal_protocol" json:"deal_protocol"`
+	CounterOffers            int                  `yaml:"counter_offers" json:"counter_offers"`
 	RailroadRent             []int                `yaml:"railroad_rent" json:"railroad_rent"`
 	UtilityMultiplier        []int                `yaml:"utility_multiplier" json:"utility_multiplier"`
 	Groups                   []groupConfig        `yaml:"groups" json:"groups"`
@@ -266,6 +294,8 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		MortgageInterestPercent:  cfg.MortgageInterestPercent,
 		MaxRounds:                cfg.MaxRounds,
 		TradesPerPhase:           cfg.TradesPerPhase,
+		TradesPerTurn:            cfg.TradesPerTurn,
+		CounterOffers:            cfg.CounterOffers,
 		RailroadRent:             cfg.RailroadRent,
 		UtilityMultiplier:        cfg.UtilityMultiplier,
 		JailSquare:               -1,
@@ -286,6 +316,8 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		{"mortgage_interest_percent", cfg.MortgageInterestPercent, 1000},
 		{"max_rounds", cfg.MaxRounds, 1 << 30},
 		{"trades_per_phase", cfg.TradesPerPhase, 100},
+		{"trades_per_turn", cfg.TradesPerTurn, 100},
+		{"counter_offers", cfg.CounterOffers, 100},
 	}
 	for _, c := range nonNeg {
 		if c.v < 0 || c.v > c.max {
@@ -294,6 +326,25 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 	}
 	if cfg.JailTurns < 1 || cfg.JailTurns > 10 {
 		return nil, errAt("jail_turns", "must be between 1 and 10, got %d", cfg.JailTurns)
+	}
+	switch cfg.DealProtocol {
+	case "open":
+		r.DealProtocol = DealsOpen
+	case "sealed":
+		r.DealProtocol = DealsSealed
+		if cfg.CounterOffers != 0 {
+			return nil, errAt("counter_offers", "sealed deals have no counter-offers: the receiver answers with its own limit")
+		}
+		// Monopyly asks for three proposals a turn; a rules file that
+		// sets the limits itself keeps them.
+		if cfg.pos.Of("trades_per_phase", strictyaml.Pos{File: embeddedName}).File == embeddedName {
+			r.TradesPerPhase, r.config.TradesPerPhase = 3, 3
+		}
+		if cfg.pos.Of("trades_per_turn", strictyaml.Pos{File: embeddedName}).File == embeddedName {
+			r.TradesPerTurn, r.config.TradesPerTurn = 3, 3
+		}
+	default:
+		return nil, errAt("deal_protocol", "must be open or sealed, got %q", cfg.DealProtocol)
 	}
 	switch cfg.IncomeTax {
 	case "flat":

@@ -149,6 +149,7 @@ func (g *Game) startTurn() {
 	g.rollAgain = false
 	g.jailedNow = false
 	g.proposals = 0
+	g.turnProps = 0
 	g.phase = PhaseBeforeRoll
 	g.emit(Event{Kind: EvTurnStart, Player: g.cur, Amount: int64(g.round)})
 }

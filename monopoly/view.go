@@ -43,8 +43,13 @@ func (v View) RollsAgain() bool { return v.g.RollsAgain() }
 // Game.Counterparty).
 func (v View) Counterparty() int { return v.g.Counterparty() }
 
-// PendingOffer returns the trade offer awaiting an answer.
-func (v View) PendingOffer() TradeOffer { return v.g.offer }
+// PendingOffer returns the trade offer awaiting an answer, as the viewer
+// may see it: under sealed deals only the proposer sees the cash limit.
+func (v View) PendingOffer() TradeOffer { return v.g.rules.sealFor(v.g.offer, v.me) }
+
+// TradeRound returns how many counter-offers the negotiation in progress
+// has had.
+func (v View) TradeRound() int { return v.g.TradeRound() }
 
 // Cash returns a player's cash (cash is public in Monopoly).
 func (v View) Cash(p int) int { return v.g.Cash(p) }

@@ -160,8 +160,19 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			a.Kind, a.Arg = monopoly.ActBid, min(limit, d.Amount+step)
 		}
 	case monopoly.DecisionTradeResponse:
+		o := v.PendingOffer()
+		if v.Rules().DealProtocol == monopoly.DealsSealed {
+			// It cannot see the cash: it names the least it takes for
+			// what changes hands, or the most it pays (keeping a reserve).
+			floor := -b.assetGain(v, me, o)
+			if floor < 0 {
+				floor = -min(-floor, max(0, v.Cash(me)-b.P.CompleteReserve))
+			}
+			a.Kind, a.Arg = monopoly.ActAcceptTrade, floor
+			break
+		}
 		a.Kind = monopoly.ActRejectTrade
-		if b.tradeGain(v, me, v.PendingOffer()) >= 0 {
+		if b.tradeGain(v, me, o) >= 0 {
 			a.Kind = monopoly.ActAcceptTrade
 		}
 	case monopoly.DecisionRaiseCash:
@@ -347,11 +358,17 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 // (mortgaged properties at what they are worth after lifting), plus the
 // value of a group it completes, minus that of a group it hands over.
 func (b *Baseline) tradeGain(v monopoly.View, me int, o monopoly.TradeOffer) int {
-	r := v.Rules()
-	gain := int(o.GiveCash) - int(o.GetCash)
 	if v.Cash(me)-int(o.GetCash) < b.P.CompleteReserve {
 		return -1
 	}
+	return int(o.GiveCash) - int(o.GetCash) + b.assetGain(v, me, o)
+}
+
+// assetGain is tradeGain without the cash: what the properties and cards
+// that change hands are worth to me.
+func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int {
+	r := v.Rules()
+	gain := 0
 	worth := func(sq int) int {
 		if v.Mortgaged(sq) {
 			return r.Squares[sq].Price - r.UnmortgageCost(sq) - r.TransferFee(sq)

@@ -25,13 +25,16 @@ func rules(t *testing.T, doc string) *monopoly.Rules {
 func TestBotsPlayLegalGamesThatEnd(t *testing.T) {
 	for _, c := range []struct {
 		bots        []string
+		deals       string
 		minFinished float64
 	}{
-		{[]string{"baseline"}, 0.98},
-		{[]string{"random"}, 0},
-		{[]string{"baseline", "random", "baseline", "random"}, 0.9},
+		{[]string{"baseline"}, "", 0.98},
+		{[]string{"random"}, "", 0},
+		{[]string{"baseline", "random", "baseline", "random"}, "", 0.9},
+		{[]string{"baseline"}, "deal_protocol: sealed", 0.98},
+		{[]string{"baseline", "random"}, "counter_offers: 5", 0.9},
 	} {
-		cfg := arena.Config{Rules: rules(t, "max_rounds: 500"), Players: 4, Bots: c.bots, Seed: 11, Games: 200}
+		cfg := arena.Config{Rules: rules(t, "max_rounds: 500\n"+c.deals), Players: 4, Bots: c.bots, Seed: 11, Games: 200}
 		res, err := arena.Simulate(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", c.bots, err)
@@ -83,9 +86,9 @@ func TestSameSeedSameGame(t *testing.T) {
 // tradePosition is a 3-player game where seat 1 owns two of the three
 // oranges and seat 0 the third, and seat 0 owns two light blues whose
 // third is seat 1's.
-func tradePosition(t *testing.T) *monopoly.Game {
+func tradePosition(t *testing.T, doc string) *monopoly.Game {
 	t.Helper()
-	r := monopoly.DefaultRules()
+	r := rules(t, doc)
 	sq := func(n string) int { i, _ := r.SquareIndex(n); return i }
 	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1}
 	for range 3 {
@@ -109,7 +112,7 @@ func tradePosition(t *testing.T) *monopoly.Game {
 }
 
 // answer has seat 0's baseline answer an offer from seat 1.
-func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.ActionKind {
+func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.Action {
 	t.Helper()
 	g = g.Clone()
 	// Seat 0 is to move: pass to seat 1 so that it can propose.
@@ -136,11 +139,11 @@ func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.Acti
 	if d.Kind != monopoly.DecisionTradeResponse || d.Player != 0 {
 		t.Fatalf("pending %+v", d)
 	}
-	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d).Kind
+	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d)
 }
 
 func TestBaselineRefusesLopsidedTrades(t *testing.T) {
-	g := tradePosition(t)
+	g := tradePosition(t, "")
 	r := g.Rules()
 	sq := func(n string) uint64 { i, _ := r.SquareIndex(n); return 1 << i }
 	cases := []struct {
@@ -156,8 +159,38 @@ func TestBaselineRefusesLopsidedTrades(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := answer(t, g, c.o); got != c.want {
+			if got := answer(t, g, c.o).Kind; got != c.want {
 				t.Fatalf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+// Under sealed deals the baseline cannot see the cash, so it answers with
+// a limit: for handing over the street that completes a rival's group it
+// asks at least what it would take in the open (the street's price and
+// the group's, less what it receives), whatever the proposer offered.
+func TestBaselineSealedLimits(t *testing.T) {
+	g := tradePosition(t, "deal_protocol: sealed")
+	r := g.Rules()
+	sq := func(n string) uint64 { i, _ := r.SquareIndex(n); return 1 << i }
+	price := func(n string) int { i, _ := r.SquareIndex(n); return r.Squares[i].Price }
+	orangeGroup := price("St. James Place") + price("Tennessee Avenue") + price("New York Avenue")
+	cases := []struct {
+		name  string
+		o     monopoly.TradeOffer
+		least int
+	}{
+		{"completing their oranges for a utility", monopoly.TradeOffer{To: 0, GiveSquares: sq("Electric Company"), GetSquares: sq("New York Avenue"), GiveCash: 1},
+			price("New York Avenue") + orangeGroup - price("Electric Company")},
+		{"completing their oranges for cash", monopoly.TradeOffer{To: 0, GetSquares: sq("New York Avenue"), GiveCash: 1400},
+			price("New York Avenue") + orangeGroup},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := answer(t, g, c.o)
+			if a.Kind != monopoly.ActAcceptTrade || a.Arg < c.least {
+				t.Fatalf("answered %s with limit %d, want acceptance asking at least %d", a.Kind, a.Arg, c.least)
 			}
 		})
 	}

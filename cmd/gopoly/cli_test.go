@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -234,9 +235,46 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("params", func(t *testing.T) {
+		// A seat that keeps a reserve larger than anyone's cash never buys.
+		params := filepath.Join(dir, "params.yaml")
+		if err := os.WriteFile(params, []byte("seats:\n  1: {cash_reserve: 100000, complete_reserve: 100000}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := cliRun(t, bin, "play", "--seed", "4", "--json", "--params", params)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		buys := map[float64]int{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e map[string]any
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			if e["kind"] == "buy" {
+				buys[e["player"].(float64)]++
+			}
+		}
+		if buys[1] != 0 || buys[0] == 0 {
+			t.Fatalf("purchases per seat %v: seat 1 must buy nothing", buys)
+		}
+	})
+
 	t.Run("bad-input", func(t *testing.T) {
 		txt := filepath.Join(dir, "x.txt")
+		badParams := filepath.Join(dir, "bad-params.yaml")
+		if err := os.WriteFile(badParams, []byte("seats:\n  1: {cash_reservoir: 1}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		seat5 := filepath.Join(dir, "seat5.yaml")
+		if err := os.WriteFile(seat5, []byte("seats:\n  5: {cash_reserve: 1}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		for _, args := range [][]string{
+			{"sim", "--games", "10", "--params", badParams},
+			{"play", "--params", badParams},
+			{"sim", "--games", "10", "--players", "3", "--params", seat5},
+			{"play", "--players", "3", "--params", seat5},
 			{"landing", "--rolls", "1000", "--jail", "pay"},
 			{"landing", "--rolls", "1000", "--plot", txt},
 			{"landing", "--rolls", "0"},
@@ -268,7 +306,7 @@ func TestPlayColor(t *testing.T) {
 	render := func(color bool) string {
 		var b bytes.Buffer
 		log := newTextPlayLog(&b, rules, seats, 11, color)
-		st, err := playGame(rules, seats, 11, log)
+		st, err := playGame(rules, seats, agent.SeatParams{}, 11, log)
 		if err != nil {
 			t.Fatal(err)
 		}

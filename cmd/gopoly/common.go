@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -34,6 +35,23 @@ func loadRules(path string, maxRounds int) (*monopoly.Rules, error) {
 		}
 	}
 	return r, nil
+}
+
+// loadParams reads --params (empty: none). Problems in the file are bad
+// input (exit 2).
+func loadParams(path string) (agent.SeatParams, error) {
+	if path == "" {
+		return agent.SeatParams{}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return agent.SeatParams{}, usageErr(err)
+	}
+	p, err := agent.ParseSeatParams(path, data)
+	if err != nil {
+		return p, usageErr(err)
+	}
+	return p, nil
 }
 
 // isTerminal reports whether w is a terminal.

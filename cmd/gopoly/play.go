@@ -21,10 +21,10 @@ import (
 
 func init() {
 	var (
-		players, maxRounds int
-		bots, rulesPath    string
-		seed               uint64
-		asJSON             bool
+		players, maxRounds          int
+		bots, rulesPath, paramsPath string
+		seed                        uint64
+		asJSON                      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "play",
@@ -63,7 +63,14 @@ lines instead, then one standings object (kind "standings").`,
 			} else {
 				log = newTextPlayLog(out, rules, seats, seed, useColor(cmd.OutOrStdout()))
 			}
-			st, err := playGame(rules, seats, seed, log)
+			params, err := loadParams(paramsPath)
+			if err != nil {
+				return err
+			}
+			if err := params.Check(players); err != nil {
+				return usageErr(err)
+			}
+			st, err := playGame(rules, seats, params, seed, log)
 			if err != nil {
 				return err
 			}
@@ -76,6 +83,7 @@ lines instead, then one standings object (kind "standings").`,
 	f.StringVar(&bots, "bots", "baseline", "comma-separated bots per seat, repeated if fewer than the players")
 	f.IntVar(&players, "players", 4, "players (2-8)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
+	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats and per seat, values or {mean, std}")
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
 	f.BoolVar(&asJSON, "json", false, "print the events as JSON lines and the standings as a final JSON object")
 	rootCmd.AddCommand(cmd)
@@ -130,11 +138,11 @@ type playerStand struct {
 
 // playGame plays one game, handing the events to log, and returns the
 // standings.
-func playGame(rules *monopoly.Rules, seats []string, seed uint64, log playLog) (playStandings, error) {
+func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, seed uint64, log playLog) (playStandings, error) {
 	g := monopoly.New(rules, len(seats), seed)
 	agents := make([]agent.Agent, len(seats))
 	for s, bot := range seats {
-		a, err := agent.New(bot, s, arena.SeatSeed(seed, s))
+		a, err := agent.NewWith(bot, params.ForSeat(s), s, arena.SeatSeed(seed, s))
 		if err != nil {
 			return playStandings{}, err
 		}

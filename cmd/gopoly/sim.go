@@ -19,7 +19,7 @@ import (
 func init() {
 	var (
 		games, players, maxRounds, workers int
-		bots, rulesPath                    string
+		bots, rulesPath, paramsPath        string
 		seed                               uint64
 		asJSON                             bool
 	)
@@ -35,7 +35,11 @@ from --seed and i, so the results do not depend on --workers.`,
 			if err != nil {
 				return err
 			}
-			c := arena.Config{Rules: rules, Players: players, Bots: strings.Split(bots, ","), Seed: seed, Games: games, Workers: workers}
+			params, err := loadParams(paramsPath)
+			if err != nil {
+				return err
+			}
+			c := arena.Config{Rules: rules, Players: players, Bots: strings.Split(bots, ","), Params: params, Seed: seed, Games: games, Workers: workers}
 			if err := c.Validate(); err != nil {
 				return usageErr(err)
 			}
@@ -83,6 +87,7 @@ from --seed and i, so the results do not depend on --workers.`,
 	f.Uint64Var(&seed, "seed", 1, "run seed")
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
+	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats and per seat, values or {mean, std}")
 	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object")
 	rootCmd.AddCommand(cmd)

@@ -1,0 +1,122 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+func paramSpec(t *testing.T, src string) agent.ParamSpec {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Fatal(err)
+	}
+	s, err := agent.ParseParamSpec("test", n.Content[0], "params")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A table that changes seating, bots and parameters from game to game
+// plays each game as a fresh table would: players are reused only when
+// they are the same bot with the same parameters.
+func TestTableReuseAcrossSeatings(t *testing.T) {
+	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 120"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rich := paramSpec(t, "{cash_reserve: 900}")
+	drawn := paramSpec(t, "{cash_reserve: {mean: 300, std: 200}}")
+	seatings := [][]Seat{
+		{{Bot: "baseline"}, {Bot: "random"}, {Bot: "baseline", Params: rich}},
+		{{Bot: "random"}, {Bot: "baseline"}, {Bot: "baseline"}},
+		{{Bot: "baseline", Params: rich}, {Bot: "baseline", Params: drawn}, {Bot: "baseline"}, {Bot: "random"}},
+		{{Bot: "baseline", Params: drawn}, {Bot: "baseline", Params: drawn}, {Bot: "baseline"}, {Bot: "random"}},
+	}
+	var reused Table
+	for i := range 24 {
+		m := Match{Rules: r, Seats: seatings[i%len(seatings)], Seed: uint64(i + 1)}
+		got, err := reused.Play(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh Table
+		want, err := fresh.Play(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want || !reused.Game().SameState(fresh.Game()) {
+			t.Fatalf("game %d on a reused table: %+v; fresh: %+v", i, got, want)
+		}
+	}
+}
+
+// A watcher sees every event of the game, and words are recorded only
+// when asked for.
+func TestMatchWatch(t *testing.T) {
+	var events []monopoly.Event
+	m := Match{Rules: monopoly.DefaultRules(), Seats: []Seat{{Bot: "baseline"}, {Bot: "baseline"}}, Seed: 5,
+		Watch: func(g *monopoly.Game) { events = append(events, g.TakeEvents()...) }}
+	var tb Table
+	res, err := tb.Play(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := 0
+	for _, e := range events {
+		if e.Kind == monopoly.EvTurnStart {
+			turns++
+		}
+	}
+	if last := events[len(events)-1]; last.Kind != monopoly.EvGameOver || int(last.Player) != res.Winner {
+		t.Fatalf("last event %v, winner %d", last.Kind, res.Winner)
+	}
+	if turns < res.Rounds {
+		t.Fatalf("%d turn starts seen in %d rounds", turns, res.Rounds)
+	}
+	if tb.Game().Recording() {
+		t.Fatal("the table's game still records after the match")
+	}
+}
+
+// Run hands results over in job order whatever the workers, and stops at
+// the first error with a prefix emitted.
+func TestRunOrderAndErrors(t *testing.T) {
+	for _, workers := range []int{1, 2, 7} {
+		var got []int
+		err := Run(context.Background(), 50, workers, func(i int, _ *Table) (int, error) { return i * i, nil },
+			func(i, r int) error {
+				if r != i*i || i != len(got) {
+					t.Fatalf("job %d handed over out of order", i)
+				}
+				got = append(got, r)
+				return nil
+			})
+		if err != nil || len(got) != 50 {
+			t.Fatalf("%d workers: %d results, %v", workers, len(got), err)
+		}
+	}
+	boom := errors.New("boom")
+	var emitted []int
+	err := Run(context.Background(), 100, 2, func(i int, _ *Table) (int, error) {
+		if i == 30 {
+			return 0, boom
+		}
+		return i, nil
+	}, func(i, _ int) error { emitted = append(emitted, i); return nil })
+	if !errors.Is(err, boom) || len(emitted) > 30 {
+		t.Fatalf("error %v after %d results", err, len(emitted))
+	}
+	for i, e := range emitted {
+		if e != i {
+			t.Fatalf("emitted %v: not a prefix", emitted)
+		}
+	}
+}
