@@ -249,7 +249,7 @@ var sharkLines = lineBook{
 			"No. Come back with a real offer.",
 			"That's an insult. No.",
 			"Not a chance.",
-			"You want {get} for {give}? No.",
+			"You want {give} for {get}? No.",
 		},
 		think: []string{
 			"They offer {get} for {give}. I'd need {gap} more. Not a chance. I'll wait.",
@@ -265,6 +265,36 @@ var sharkLines = lineBook{
 		think: []string{
 			"Paying would leave me {after}. Too thin even for me.",
 			"{give} out of my pocket leaves {after}. No.",
+		},
+	},
+	topicCounter: {
+		say: []string{
+			"Here's how it goes: {give} for {get}. Take it.",
+			"Counter. {give} for {get}. Last time I say it.",
+		},
+		think: []string{
+			"Their offer was short. My terms: {give} for {get}, {gain} my way.",
+			"Counter with {give} for {get}. They'll fold.",
+		},
+	},
+	topicProposeSealed: {
+		say: []string{
+			"{give} for {get}. Name your number. Make it a smart one.",
+			"I want {get}. {give} on the table, and my price is sealed.",
+		},
+		think: []string{
+			"Sealed bid on {get}: {give}, {sealed}. Midpoint settles it.",
+			"{get} for {give}, {sealed}. If they're greedy, no deal.",
+		},
+	},
+	topicSealedLimit: {
+		say: []string{
+			"My number's in. Don't embarrass yourself.",
+			"Sealed. You know where to find me.",
+		},
+		think: []string{
+			"They want {give} for {get}. My limit: {sealed}.",
+			"Answer {sealed} for {give}. Anything less and they can keep it.",
 		},
 	},
 	topicRaiseMortgage: {
@@ -390,7 +420,7 @@ var professorLines = lineBook{
 		},
 		think: []string{
 			"{sq} at {price} leaves {after}, under my {reserve} reserve: the largest rent I could owe. Decline; perhaps cheaper at auction.",
-			"{after} after buying {sq} would be below the {reserve} reserve. Let the auction decide.",
+			"{after} after buying {sq} at {price} would be below the {reserve} reserve. Let the auction decide.",
 		},
 	},
 	topicDeclineTaste: {
@@ -487,7 +517,7 @@ var professorLines = lineBook{
 		think: []string{
 			"Build plan on {group}: {roi} per opponent turn per dollar, above the {hurdle} hurdle. {houses} on {sq} for {amount}; {after} left, floor {reserve}.",
 			"{sq} gets {houses}: {amount}, rent {rent}, landing {prob}. Cash {after}.",
-			"Marginal yield on {group} is {roi} per opponent turn. Build {houses} on {sq}; {after} remaining.",
+			"Marginal yield on {group} is {roi} per opponent turn. Build {houses} on {sq} for {amount}; {after} remaining.",
 		},
 	},
 	topicHotel: {
@@ -603,6 +633,36 @@ var professorLines = lineBook{
 			"The cash leg leaves {after}. Too thin.",
 		},
 	},
+	topicCounter: {
+		say: []string{
+			"A counter-proposal: {give} for {get}. That is where the expected values balance.",
+			"Let me correct the arithmetic: {give} for {get}.",
+		},
+		think: []string{
+			"Their offer fell short. At {give} for {get} the trade clears my bar: {gain} by my valuation.",
+			"Counter at {give} for {get}; it closes the gap of expected value.",
+		},
+	},
+	topicProposeSealed: {
+		say: []string{
+			"I propose {give} for {get}. My cash limit is sealed; state yours and we settle at the midpoint.",
+			"{give} for {get}, with a sealed limit. A midpoint settlement is efficient for both of us.",
+		},
+		think: []string{
+			"Sealed proposal: {give} for {get}, {sealed}. Valued at {gain} in my favour at that limit.",
+			"{get} for {give}, {sealed}. The midpoint rule rewards an honest limit.",
+		},
+	},
+	topicSealedLimit: {
+		say: []string{
+			"My limit is submitted. It reflects the expected value precisely.",
+			"I've named my price. Let the midpoint decide.",
+		},
+		think: []string{
+			"For {give} against {get}, my limit is {sealed}: break-even by expected rent.",
+			"Sealed answer: {sealed}. Exactly my valuation, no more.",
+		},
+	},
 	topicRaiseMortgage: {
 		say: []string{
 			"I'll mortgage {sq}; its yield is the lowest in my portfolio.",
@@ -656,7 +716,7 @@ var professorLines = lineBook{
 	topicHoldCash: {
 		think: []string{
 			"A house on {sq} costs {amount}; my floor is {reserve} and cash {cash}. Not yet.",
-			"{group} build would breach the {reserve} floor. Wait for rent to come in.",
+			"{group} houses at {amount} each would breach the {reserve} floor. Wait for rent to come in.",
 		},
 	},
 	topicHoldROI: {
@@ -789,7 +849,7 @@ var hustlerLines = lineBook{
 		},
 		think: []string{
 			"Roll for doubles. {cash} in hand, and jail keeps me off their rents.",
-			"Roll. {unowned} properties left unowned; nothing to rush for.",
+			"Roll. {unowned} properties left unowned, {cash} in hand; nothing to rush for.",
 		},
 	},
 	topicJailPay: {
@@ -821,7 +881,7 @@ var hustlerLines = lineBook{
 		think: []string{
 			"In the mood: {houses} on {sq} for {amount}. {after} left. Rent {rent}.",
 			"{amount} on {sq}; cash {after}. All in on the {group} while they're watching the railroads.",
-			"Built {houses} on {sq}. Rent {rent}, cash {after}. Nobody expected that.",
+			"Built {houses} on {sq} for {amount}. Rent {rent}, cash {after}. Nobody expected that.",
 		},
 	},
 	topicHotel: {
@@ -883,7 +943,7 @@ var hustlerLines = lineBook{
 		},
 		think: []string{
 			"{get} brings me closer on the {group}. {give} looks generous; my count says {gain}.",
-			"Package it: {give} for {get}. If one in five lands, it was worth it.",
+			"Pitch it: {give} for {get}. If one in five lands, it was worth it.",
 		},
 	},
 	topicProposeRail: {
@@ -895,7 +955,7 @@ var hustlerLines = lineBook{
 		},
 		think: []string{
 			"{get}: railroads and utilities pay every time. Offering {give}; worth {gain} more to me.",
-			"Package: {give} for {get}. It obscures the values nicely. {gain} my way, or close to it.",
+			"Offer {give} for {get}. Dress it up and it looks generous. {gain} my way, or close to it.",
 			"Another iron horse: {get} for {give}. If it lands, great; if not, next partner.",
 		},
 	},
@@ -928,7 +988,7 @@ var hustlerLines = lineBook{
 		},
 		think: []string{
 			"{get} for {give} leaves me {gap} short. Even I won't take that.",
-			"Short by {gap}. They're hustling the hustler.",
+			"{get} for {give}? Short by {gap}. They're hustling the hustler.",
 		},
 	},
 	topicRejectCash: {
@@ -939,6 +999,36 @@ var hustlerLines = lineBook{
 		think: []string{
 			"Paying {give} leaves {after}. Too thin.",
 			"Would leave {after}. No.",
+		},
+	},
+	topicCounter: {
+		say: []string{
+			"Meet me halfway, friend! {give} for {get}! Everybody's happy!",
+			"Ooh, close! How about {give} for {get}? Can't say no to THAT!",
+		},
+		think: []string{
+			"Split the difference: {give} for {get}. Still {gain} my way, or near it.",
+			"Counter at {give} for {get}. Keep them talking.",
+		},
+	},
+	topicProposeSealed: {
+		say: []string{
+			"{give} for {get}! Name your price, any price! Well, almost any!",
+			"Let's deal! {give} for {get}! My number's in the envelope!",
+		},
+		think: []string{
+			"Sealed: {give} for {get}, {sealed}. Midpoint's my friend.",
+			"{get} for {give}, {sealed}. Volume, volume, volume.",
+		},
+	},
+	topicSealedLimit: {
+		say: []string{
+			"My number's in! Let's see if we're soulmates!",
+			"Envelope's sealed, friend! Fingers crossed!",
+		},
+		think: []string{
+			"{give} for {get}: I answer {sealed}. Close enough to fair.",
+			"Limit {sealed}. If it lands, great.",
 		},
 	},
 	topicRaiseMortgage: {
@@ -1007,19 +1097,19 @@ var hustlerLines = lineBook{
 		think: []string{
 			"Could build on {group} for {amount} a house. Not feeling it today. Keep them guessing.",
 			"{amount} a house on {sq}... nah. Tomorrow maybe.",
-			"Sit on the cash this turn. {cash} says I could build; my gut says wait.",
+			"Sit on the cash this turn. {cash} says I could build on {group}; my gut says wait.",
 		},
 	},
 	topicChatter: {
 		say: []string{
 			"Who wants to trade? I've got {props} properties and ideas for DAYS!",
 			"Everybody relax, I'm just here to have fun. ...and win. Mostly win.",
-			"I've got {rails} railroads and a heart of gold! Let's deal!",
+			"I've got {props} properties, {cash} and a heart of gold! Let's deal!",
 			"Hey! Anybody need cash? Property? A friend? I'm very friendly!",
 		},
 		think: []string{
 			"{props} properties, {cash} in hand. Keep the offers flowing.",
-			"Cash {cash}, {rails} railroads. Who haven't I pitched lately?",
+			"Cash {cash}, {props} properties. Who haven't I pitched lately?",
 		},
 	},
 }
@@ -1273,6 +1363,36 @@ var turtleLines = lineBook{
 		think: []string{
 			"Paying {give} leaves {after}. Reserve first. No.",
 			"Cash would fall to {after}. No.",
+		},
+	},
+	topicCounter: {
+		say: []string{
+			"{give} for {get}. Or nothing.",
+			"Counter. {give}, {get}.",
+		},
+		think: []string{
+			"Their offer was short. {give} for {get} is my price: {gain} my way.",
+			"Counter hard: {give} for {get}.",
+		},
+	},
+	topicProposeSealed: {
+		say: []string{
+			"{give} for {get}. Sealed.",
+			"{get}. {give}. Name a number.",
+		},
+		think: []string{
+			"Sealed: {give} for {get}, {sealed}. Low.",
+			"{get} for {give}, {sealed}. They'll probably say no.",
+		},
+	},
+	topicSealedLimit: {
+		say: []string{
+			"Fine. My number.",
+			"Sealed.",
+		},
+		think: []string{
+			"For {give} against {get}: {sealed}. Hard bargain.",
+			"My limit {sealed}. If it doesn't meet, good.",
 		},
 	},
 	topicRaiseMortgage: {

@@ -50,10 +50,14 @@ type Player struct {
 
 	// Trades it proposed: the last one, to learn whether it was refused,
 	// and when each partner last refused a square it asked for.
-	offer     monopoly.TradeOffer // the proposal being made (Action.Offer points at it)
-	pending   monopoly.TradeOffer
-	refusedAt [monopoly.MaxPlayers][monopoly.MaxSquares]int32
-	refusals  [monopoly.MaxPlayers][monopoly.MaxSquares]uint8
+	offer      monopoly.TradeOffer // the proposal being made (Action.Offer points at it)
+	pending    monopoly.TradeOffer
+	pendingSet bool
+	refusedAt  [monopoly.MaxPlayers][monopoly.MaxSquares]int32
+	refusals   [monopoly.MaxPlayers][monopoly.MaxSquares]uint8
+
+	res      int  // its reserve in the decision being taken
+	resKnown bool // whether res is worked out yet
 
 	why facts // what the last decision rested on, for its words
 	voice
@@ -126,7 +130,8 @@ func (p *Player) decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	if v.Rules() != p.rules {
 		p.setRules(v.Rules())
 	}
-	p.learn(v)
+	p.resKnown = false
+	p.learn(v, d)
 	me := d.Player
 	p.why = facts{sit: sitNone, sq: d.Square, group: -1, cash: v.Cash(me), partner: -1}
 	switch d.Kind {
@@ -149,13 +154,17 @@ func (p *Player) decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 }
 
 // reserve is the cash it keeps back: cash_reserve, growing with the
-// largest rent it could owe on the board up to reserve_max.
+// largest rent it could owe on the board up to reserve_max. It is worked
+// out once per decision.
 func (p *Player) reserve(v monopoly.View) int {
 	lo, hi := p.P.CashReserve, p.P.ReserveMax
 	if hi <= lo {
 		return lo
 	}
-	return min(hi, max(lo, exposure(v)))
+	if !p.resKnown {
+		p.res, p.resKnown = min(hi, max(lo, exposure(v))), true
+	}
+	return p.res
 }
 
 // exposure is the largest rent the viewer could owe by landing on one

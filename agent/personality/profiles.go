@@ -53,7 +53,7 @@ var (
 			StretchBudget: 1.5, ValuationBias: 0.1, PropertyWeight: 1,
 			JailLeaveUnowned: 0, RichFactor: 4, RetryTurns: 6,
 			BuyChance: 1, BuildChance: 1, BuildOnCredit: 1,
-			TradeChance: 0.25, AcceptMargin: 0.1, AskMargin: -0.15,
+			TradeChance: 0.4, AcceptMargin: 0.1, AskMargin: -0.15,
 		},
 		style: style{buildOrder: richestFirst, bidStep: 0.1, bidOpen: 0.6, allIn: true, prospects: true, volume: 0.5, major: 1, chatter: 0.1},
 		lines: &sharkLines,
@@ -88,7 +88,7 @@ var (
 		Defaults: agent.Params{
 			CashReserve: 200, ReserveMax: 400, CompleteReserve: 100, BuildReserve: 100, TradeReserve: 60,
 			BidCompletes: 1.6, BidBlocks: 1.3, BidFactor: 1, BidChance: 0.9,
-			StretchBudget: 1.2, PropertyWeight: 1, RailWeight: 1.5,
+			StretchBudget: 1.2, PropertyWeight: 1, RailWeight: 1.25,
 			JailLeaveUnowned: 4, RichFactor: 2, RetryTurns: 2,
 			BuyChance: 0.8, BuildChance: 0.5,
 			TradeChance: 1, AcceptMargin: -0.05, AskMargin: 0.05, Generosity: 0.1, Splurge: 0.2,

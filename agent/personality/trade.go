@@ -110,6 +110,28 @@ func (val valuer) threat(r *monopoly.Rules, mask uint64) float64 {
 	return t
 }
 
+// maxLoss bounds every trade a personality makes or accepts, whatever its
+// taste: by the neutral valuation it never loses more than this share of
+// the larger side (or of $150). Taste, a stretch for a group, generosity
+// and a shortage of cash all move prices, but a lopsided gift is never
+// made: a completed colour group for a utility loses $610 of $760.
+const maxLoss = 0.4
+
+// fair reports whether o is within maxLoss for seat me by the neutral
+// valuation.
+func fair(v monopoly.View, me int, o monopoly.TradeOffer) bool {
+	gain, given := tradeValue(v, neutral, me, o)
+	return gain >= -maxLoss*max(given, gain+given, 150)
+}
+
+// fairFloor is the least net cash seat me must receive (negative: the most
+// it may pay) for the properties and cards of o to stay within maxLoss.
+func fairFloor(v monopoly.View, me int, o monopoly.TradeOffer) float64 {
+	o.GiveCash, o.GetCash = 0, 0
+	gain, given := tradeValue(v, neutral, me, o)
+	return -maxLoss*max(given, gain+given, 150) - gain
+}
+
 // jailCardValue is what a Get Out of Jail Free card is worth in a trade.
 const jailCardValue = 50
 
@@ -165,17 +187,16 @@ func tradeValue(v monopoly.View, val valuer, me int, o monopoly.TradeOffer) (gai
 		seen |= gm
 		bonus := val.groupValue(r, gm)
 		if r.Squares[bits.TrailingZeros64(gm)].Kind != monopoly.KindStreet {
+			bonus = neutral.groupValue(r, gm) // a taste for railroads is in their worth, not twice
 			if d := setShare(mineAfter, gm) - setShare(mine, gm); d > 0 {
 				gain += val.stretch * d * bonus
 			} else {
 				gain += d * bonus
 				given -= d * bonus
 			}
-			if d := setShare(theirsAfter, gm) - setShare(theirs, gm); d > 0 {
-				t := d * val.threat(r, gm)
-				gain -= t
-				given += t
-			}
+			// A rival's growing set is not charged to the seller: its
+			// rent rises gradually, and charging both shares would price
+			// every railroad twice.
 			continue
 		}
 		switch {
@@ -194,27 +215,126 @@ func tradeValue(v monopoly.View, val valuer, me int, o monopoly.TradeOffer) (gai
 	return gain, given
 }
 
-// respond answers a proposal: accept when the gain by its own valuation
-// reaches accept_margin of what it gives (at least of $100) and it can
-// pay any cash asked and keep trade_reserve.
+// respond answers a proposal. Open deals: accept when the gain by its own
+// valuation reaches accept_margin of what it gives (at least of $100) and
+// it can pay any cash asked and keep trade_reserve; otherwise, when the
+// rules allow counter-offers and cash can bridge the gap, counter; else
+// reject. In a negotiation it started, its own proposal's bar applies.
+// Sealed deals: answer with its own limit (answerSealed).
 func (p *Player) respond(v monopoly.View, me int) monopoly.Action {
+	r := v.Rules()
 	o := v.PendingOffer()
 	f := &p.why
-	gain, given := tradeValue(v, p.own(v), me, o)
+	f.partner, f.offer = int(o.From), o
+	f.sq = keySquare(r, o.GiveSquares|o.GetSquares)
+	if r.DealProtocol == monopoly.DealsSealed {
+		return p.answerSealed(v, me, o)
+	}
+	own := p.own(v)
+	gain, given := tradeValue(v, own, me, o)
 	their, _ := tradeValue(v, neutral, int(o.From), o)
-	need := p.P.AcceptMargin * math.Max(given, 100)
-	f.partner, f.offer, f.gain, f.need, f.their = int(o.From), o, int(math.Round(gain)), int(math.Round(need)), int(math.Round(their))
+	margin := p.P.AcceptMargin
+	if p.negotiating(v, o) {
+		margin = -p.P.Generosity
+	}
+	need := margin * math.Max(given, 100)
+	f.gain, f.need, f.their = int(math.Round(gain)), int(math.Round(need)), int(math.Round(their))
 	f.after = f.cash - int(o.GetCash) + int(o.GiveCash)
-	f.sq = keySquare(v.Rules(), o.GiveSquares|o.GetSquares)
 	a := monopoly.Action{Kind: monopoly.ActRejectTrade, Player: me}
 	switch {
 	case o.GetCash > 0 && f.cash-int(o.GetCash) < p.P.TradeReserve:
 		f.sit = sitRejectCash
-	case gain < need:
-		f.sit = sitReject
-	default:
+	case gain >= need && fair(v, me, o):
 		a.Kind, f.sit = monopoly.ActAcceptTrade, sitAccept
+	default:
+		f.sit = sitReject
+		if c, ok := p.counter(v, me, o, own, gain, need); ok {
+			p.offer, p.pending = c, c
+			p.pendingSet = true
+			f.sit, f.offer = sitCounter, c
+			f.after = f.cash - int(c.GiveCash) + int(c.GetCash)
+			cg, _ := tradeValue(v, own, me, c)
+			f.gain = int(math.Round(cg))
+			return monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &p.offer}
+		}
 	}
+	return a
+}
+
+// negotiating reports whether offer o answers an offer of its own: a
+// counter-offer in a negotiation it is part of.
+func (p *Player) negotiating(v monopoly.View, o monopoly.TradeOffer) bool {
+	return v.TradeRound() > 0 && p.pendingSet && p.pending.To == o.From
+}
+
+// counter makes a counter-offer to o when the rules allow one: the same
+// properties and cards, with the cash that brings its gain to need (the
+// Hustler, and anyone after the first counter, meets the other side
+// halfway, but never below its break-even).
+func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own valuer, gain, need float64) (monopoly.TradeOffer, bool) {
+	r := v.Rules()
+	if r.DealProtocol != monopoly.DealsOpen || v.TradeRound() >= r.CounterOffers {
+		return monopoly.TradeOffer{}, false
+	}
+	target := need
+	if p.prof.style.rotate || v.TradeRound() > 0 {
+		floor := -p.P.Generosity * math.Max(need, 100)
+		target = max(min(need, floor), (gain+need)/2)
+	}
+	// Its side of the same exchange, cash left out.
+	c := monopoly.TradeOffer{From: int8(me), To: o.From, GiveSquares: o.GetSquares, GetSquares: o.GiveSquares,
+		GiveCards: o.GetCards, GetCards: o.GiveCards}
+	assets, _ := tradeValue(v, own, me, c)
+	x := (target - assets) / own.cash // the net cash it must receive
+	switch {
+	case x > 0:
+		c.GetCash = int64(math.Ceil(x/5) * 5)
+		if int(c.GetCash) > v.Cash(int(o.From)) {
+			return monopoly.TradeOffer{}, false
+		}
+	default:
+		c.GiveCash = int64(math.Floor(-x/5) * 5)
+		if int(c.GiveCash) > v.Cash(me)-p.P.TradeReserve {
+			return monopoly.TradeOffer{}, false
+		}
+	}
+	if c == (monopoly.TradeOffer{From: int8(me), To: o.From, GiveSquares: o.GetSquares, GetSquares: o.GiveSquares,
+		GiveCards: o.GetCards, GetCards: o.GiveCards, GiveCash: o.GetCash, GetCash: o.GiveCash}) {
+		return monopoly.TradeOffer{}, false // nothing would change
+	}
+	a := monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &c}
+	if !fair(v, me, c) || v.Check(a) != nil {
+		return monopoly.TradeOffer{}, false
+	}
+	return c, true
+}
+
+// answerSealed answers a sealed offer, whose cash it cannot see, with its
+// own limit: the least net cash it takes from the proposer for the
+// properties that change hands (or, negative, the most it pays), set so
+// that its gain reaches accept_margin; a hard bargainer's margin is its
+// hard bargain. It rejects outright when its price is more than the
+// proposer has.
+func (p *Player) answerSealed(v monopoly.View, me int, o monopoly.TradeOffer) monopoly.Action {
+	f := &p.why
+	own := p.own(v)
+	assets, given := tradeValue(v, own, me, o)
+	need := p.P.AcceptMargin * math.Max(given, 100)
+	x := max((need-assets)/own.cash, fairFloor(v, me, o))
+	f.gain, f.need = int(math.Round(assets)), int(math.Round(need))
+	a := monopoly.Action{Kind: monopoly.ActRejectTrade, Player: me}
+	if x > 0 {
+		floor := int(math.Ceil(x/5) * 5)
+		f.limit = floor
+		if floor > v.Cash(int(o.From)) {
+			f.sit = sitReject
+			return a
+		}
+		a.Kind, a.Arg, f.sit = monopoly.ActAcceptTrade, floor, sitSealedLimit
+		return a
+	}
+	pay := min(int(math.Floor(-x/5)*5), max(0, v.Cash(me)-p.P.TradeReserve))
+	a.Kind, a.Arg, f.sit, f.limit = monopoly.ActAcceptTrade, -pay, sitSealedLimit, -pay
 	return a
 }
 
@@ -231,12 +351,17 @@ func keySquare(r *monopoly.Rules, mask uint64) int {
 }
 
 // learn notes whether its last proposal was refused: the squares it asked
-// for (or, for a sale, offered) are then left alone for retry_turns.
-func (p *Player) learn(v monopoly.View) {
+// for (or, for a sale, offered) are then left alone for retry_turns. A
+// counter-offer to it is still the same negotiation.
+func (p *Player) learn(v monopoly.View, d monopoly.Decision) {
 	o := &p.pending
-	if o.GiveSquares|o.GetSquares == 0 {
+	if !p.pendingSet {
 		return
 	}
+	if d.Kind == monopoly.DecisionTradeResponse && p.negotiating(v, v.PendingOffer()) {
+		return
+	}
+	p.pendingSet = false
 	me := v.Me()
 	owned := v.OwnedMask(me)
 	accepted := owned&o.GetSquares == o.GetSquares && owned&o.GiveSquares == 0
@@ -277,6 +402,10 @@ func (p *Player) splurge(v monopoly.View, me int) float64 {
 	}
 	return p.P.Splurge * min(1, max(0, float64(v.Cash(me)-top)/float64(top)))
 }
+
+// raiseDiscount is the most under its own valuation a player short of
+// cash sells for.
+const raiseDiscount = -0.2
 
 // sweetenChance is how often a generous player sweetens an offer that
 // nobody has refused yet.
@@ -319,7 +448,7 @@ func (p *Player) propose(v monopoly.View, me int, raising bool) (monopoly.Action
 		p.proposed = r.TradesPerPhase
 		return monopoly.Action{}, false
 	}
-	p.pending = c.o
+	p.pending, p.pendingSet = c.o, true
 	p.pending.From = int8(me)
 	their, _ := tradeValue(v, neutral, int(c.o.To), p.pending)
 	f := &p.why
@@ -381,14 +510,17 @@ func (p *Player) candidates(v monopoly.View, me, q int, raising bool, buf []cand
 	mine, theirs := v.OwnedMask(me), v.OwnedMask(q)
 	turn := v.Turn()
 	if raising {
-		// Sell one property outside its monopolies, for what q should pay.
+		// Sell one property outside its monopolies and sets, for what q
+		// should pay, at most a little under its worth (mortgaging it
+		// instead keeps it).
 		for m := mine &^ v.MortgagedMask() &^ p.completeStreets(v, mine); m != 0 && len(buf) < cap(buf); m &= m - 1 {
 			sq := bits.TrailingZeros64(m)
-			if !tradable(v, sq) || p.recentlyRefused(q, sq, turn) {
+			if !tradable(v, sq) || p.recentlyRefused(q, sq, turn) ||
+				r.Squares[sq].Kind != monopoly.KindStreet && bits.OnesCount64(mine&r.GroupMask(sq)) > 1 {
 				continue
 			}
 			o := monopoly.TradeOffer{From: int8(me), To: int8(q), GiveSquares: 1 << sq}
-			if c, ok := p.price(v, me, q, o, sq, offerSale, -0.5); ok {
+			if c, ok := p.price(v, me, q, o, sq, offerSale, raiseDiscount); ok {
 				buf = append(buf, c)
 			}
 		}
@@ -589,7 +721,7 @@ func (p *Player) price(v monopoly.View, me, q int, o monopoly.TradeOffer, want, 
 		return candidate{}, false
 	}
 	gain, given := tradeValue(v, p.own(v), me, o)
-	if gain < minOwn*math.Max(given, 100) {
+	if gain < minOwn*math.Max(given, 100) || !fair(v, me, o) {
 		return candidate{}, false
 	}
 	return candidate{o: o, own: gain, kind: kind, want: want}, true

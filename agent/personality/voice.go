@@ -39,6 +39,8 @@ const (
 	sitAccept
 	sitReject
 	sitRejectCash
+	sitCounter     // a counter-offer (open deals with counter_offers)
+	sitSealedLimit // the answer to a sealed offer: its own limit
 	sitRaiseMortgage
 	sitRaiseSell
 	sitBankrupt
@@ -93,6 +95,9 @@ const (
 	topicAccept
 	topicReject
 	topicRejectCash
+	topicCounter
+	topicProposeSealed
+	topicSealedLimit
 	topicRaiseMortgage
 	topicRaiseSell
 	topicBankrupt
@@ -108,7 +113,7 @@ const (
 var topicNames = [numTopics]string{"none", "buy", "buy_complete", "buy_block", "decline_cash", "decline_taste",
 	"decline_mood", "bid", "drop_out", "sit_out", "jail_roll", "jail_pay", "jail_card", "build", "hotel",
 	"mortgage_to_build", "unmortgage", "propose_complete", "propose_swap", "propose_prospect", "propose_rail",
-	"sale", "accept", "reject", "reject_cash", "raise_mortgage", "raise_sell", "bankrupt", "keep_mortgaged",
+	"sale", "accept", "reject", "reject_cash", "counter", "propose_sealed", "sealed_limit", "raise_mortgage", "raise_sell", "bankrupt", "keep_mortgaged",
 	"lift_mortgaged", "hold_cash", "hold_roi", "hold_mood", "chatter"}
 
 func (t topic) String() string { return topicNames[t] }
@@ -121,7 +126,8 @@ var routine = [numTopics]bool{topicBid: true, topicDropOut: true, topicSitOut: t
 // dealing topics always get words: a proposal's speech is its pitch, and
 // the target answers it out loud.
 var dealing = [numTopics]bool{topicProposeComplete: true, topicProposeSwap: true, topicProposeProspect: true,
-	topicProposeRail: true, topicSale: true, topicAccept: true, topicReject: true, topicRejectCash: true}
+	topicProposeRail: true, topicSale: true, topicAccept: true, topicReject: true, topicRejectCash: true,
+	topicCounter: true, topicProposeSealed: true, topicSealedLimit: true}
 
 // lineSet is what a personality may say and think on a topic.
 type lineSet struct {
@@ -187,6 +193,9 @@ func (p *Player) topic(v monopoly.View, a monopoly.Action) topic {
 	case sitUnmortgage:
 		return topicUnmortgage
 	case sitPropose:
+		if p.rules.DealProtocol == monopoly.DealsSealed {
+			return topicProposeSealed
+		}
 		switch f.kind {
 		case offerSwap:
 			return topicProposeSwap
@@ -204,6 +213,10 @@ func (p *Player) topic(v monopoly.View, a monopoly.Action) topic {
 		return topicReject
 	case sitRejectCash:
 		return topicRejectCash
+	case sitCounter:
+		return topicCounter
+	case sitSealedLimit:
+		return topicSealedLimit
 	case sitRaiseMortgage:
 		return topicRaiseMortgage
 	case sitRaiseSell:
@@ -368,6 +381,20 @@ func (p *Player) placeholder(v monopoly.View, key string) (string, bool) {
 			return "dead even", true
 		}
 		return "a fair price", true
+	case "sealed":
+		// The limit of a sealed deal, as its author thinks of it.
+		o := f.offer
+		switch {
+		case f.sit == sitSealedLimit && f.limit >= 0:
+			return "at least " + money(f.limit), true
+		case f.sit == sitSealedLimit:
+			return "at most " + money(-f.limit), true
+		case o.GiveCash > 0:
+			return "paying at most " + money(int(o.GiveCash)), true
+		case o.GetCash > 0:
+			return "wanting at least " + money(int(o.GetCash)), true
+		}
+		return "no cash either way", true
 	case "give", "get":
 		in, out := p.sides(me)
 		if key == "give" {
@@ -434,6 +461,9 @@ func (p *Player) groupName(r *monopoly.Rules) string {
 func (p *Player) sides(me int) (in, out string) {
 	o := p.why.offer
 	r := p.rules
+	if r.DealProtocol == monopoly.DealsSealed {
+		o.GiveCash, o.GetCash = 0, 0 // sealed: the words never give a limit away
+	}
 	give := describe(r, o.GiveSquares, o.GiveCash, o.GiveCards)
 	get := describe(r, o.GetSquares, o.GetCash, o.GetCards)
 	if int(o.To) == me {
