@@ -26,6 +26,7 @@ type style struct {
 	collects   bool    // buys streets of any group it has started (the Hustler)
 	packages   bool    // sweetens offers with a spare street or a jail card
 	allIn      bool    // bids down to complete_reserve in any auction (the Shark)
+	hard       bool    // never concedes in a negotiation (the Turtle)
 	volume     float64 // chance of speaking on a routine decision (a bid, a roll in jail)
 	major      float64 // chance of speaking on another (proposals and answers always speak)
 	chatter    float64 // chance of table talk at the start of a turn
@@ -67,9 +68,9 @@ var (
 		Title: "The Professor",
 		Doc:   "001's Professor: buys and builds by expected rent per dollar from real landing frequencies, fair trades, $400-600 reserve",
 		Defaults: agent.Params{
-			CashReserve: 500, ReserveMax: 600, CompleteReserve: 250, BuildReserve: 550, TradeReserve: 400,
+			CashReserve: 500, ReserveMax: 600, CompleteReserve: 250, BuildReserve: 400, TradeReserve: 400,
 			BidCompletes: 1.5, BidBlocks: 1.3, BidFactor: 1, BidChance: 1,
-			StretchBudget: 1, PropertyWeight: 1, LandingWeight: 1, Hurdle: 0.03, Horizon: 15,
+			StretchBudget: 1, PropertyWeight: 1, LandingWeight: 1, Hurdle: 0.03, Horizon: 10,
 			JailLeaveUnowned: 8, RichFactor: 2, RetryTurns: 10,
 			BuyChance: 1, BuildChance: 1,
 			TradeChance: 0.35, AskStep: 0.1,
@@ -111,7 +112,7 @@ var (
 			BuyChance: 1, BuildChance: 1,
 			TradeChance: 0.05, AcceptMargin: 0.2, AskMargin: -0.25,
 		},
-		style: style{buildOrder: cheapestFirst, liftFirst: true, bidStep: 0.02, volume: 0.15, major: 0.5, chatter: 0.02},
+		style: style{buildOrder: cheapestFirst, liftFirst: true, hard: true, bidStep: 0.02, volume: 0.15, major: 0.5, chatter: 0.02},
 		lines: &turtleLines,
 	}
 )

@@ -234,7 +234,7 @@ func (p *Player) respond(v monopoly.View, me int) monopoly.Action {
 	gain, given := tradeValue(v, own, me, o)
 	their, _ := tradeValue(v, neutral, int(o.From), o)
 	margin := p.P.AcceptMargin
-	if p.negotiating(v, o) {
+	if p.negotiating(v, o) && !p.prof.style.hard {
 		margin = -p.P.Generosity
 	}
 	need := margin * math.Max(given, 100)
@@ -261,6 +261,10 @@ func (p *Player) respond(v monopoly.View, me int) monopoly.Action {
 	return a
 }
 
+// hardGap is how far short of its price an offer may be for a hard
+// bargainer to counter it rather than say no, as a share of its price.
+const hardGap = 0.1
+
 // negotiating reports whether offer o answers an offer of its own: a
 // counter-offer in a negotiation it is part of.
 func (p *Player) negotiating(v monopoly.View, o monopoly.TradeOffer) bool {
@@ -276,8 +280,11 @@ func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own val
 	if r.DealProtocol != monopoly.DealsOpen || v.TradeRound() >= r.CounterOffers {
 		return monopoly.TradeOffer{}, false
 	}
+	if p.prof.style.hard && need-gain > hardGap*math.Max(math.Abs(need), 100) {
+		return monopoly.TradeOffer{}, false // a hard bargainer counters only an offer that is nearly there
+	}
 	target := need
-	if p.prof.style.rotate || v.TradeRound() > 0 {
+	if !p.prof.style.hard && (p.prof.style.rotate || v.TradeRound() > 0) {
 		floor := -p.P.Generosity * math.Max(need, 100)
 		target = max(min(need, floor), (gain+need)/2)
 	}
