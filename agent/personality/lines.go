@@ -223,6 +223,16 @@ var sharkLines = lineBook{
 			"Worth {gain} more to me than {give}. Take {get}.",
 		},
 	},
+	topicProposeSell: {
+		say: []string{
+			"You need {give}. I'll let it go for {get}. Once.",
+			"{give} completes your set. {get}. Don't haggle.",
+		},
+		think: []string{
+			"{give} finishes their {group}. At {get} they pay for the privilege.",
+			"Sell {give} for {get}. I'll outbuild them anyway.",
+		},
+	},
 	topicSale: {
 		say: []string{
 			"{give} for {get}. Cash now. Don't make me wait.",
@@ -589,6 +599,16 @@ var professorLines = lineBook{
 		think: []string{
 			"{get} for {give}: {gain} in my favour by expected rent.",
 			"Propose {give} for {get}. Gain {gain}.",
+		},
+	},
+	topicProposeSell: {
+		say: []string{
+			"{give} would complete your {group}. I'll part with it for {get}, which prices the group fairly.",
+			"An efficient exchange: {give} for {get}. The monopoly premium is included.",
+		},
+		think: []string{
+			"Selling {give} completes their {group}. {get} covers the rent I expect to pay there.",
+			"{give} for {get}: the price exceeds the threat by my model.",
 		},
 	},
 	topicSale: {
@@ -959,6 +979,16 @@ var hustlerLines = lineBook{
 			"Another iron horse: {get} for {give}. If it lands, great; if not, next partner.",
 		},
 	},
+	topicProposeSell: {
+		say: []string{
+			"Look what I've got! {give}, the missing piece of your {group}! Yours for {get}!",
+			"Friend, you NEED {give}! {get} and it's yours! Complete that set!",
+		},
+		think: []string{
+			"They're one street short on the {group}. {give} for {get}: they'll pay for the dream.",
+			"Sell {give} for {get}. A monopoly for them, a payday for me.",
+		},
+	},
 	topicSale: {
 		say: []string{
 			"Fire sale! {give} for {get}! Today only!",
@@ -1318,6 +1348,16 @@ var turtleLines = lineBook{
 		think: []string{
 			"{get} for {give}. {gain} my way.",
 			"Offer {give} for {get}.",
+		},
+	},
+	topicProposeSell: {
+		say: []string{
+			"{give}. {get}.",
+			"{give} for {get}. Your set.",
+		},
+		think: []string{
+			"{give} completes their {group}. Only for {get}.",
+			"Sell {give} for {get}. High.",
 		},
 	},
 	topicSale: {

@@ -19,7 +19,7 @@ var needs = map[topic][]string{
 	topicJailRoll: {"{cash}"}, topicJailPay: {"{fine}"}, topicJailCard: {"{fine}", "{cash}"},
 	topicBuild: {"{amount}"}, topicHotel: {"{amount}"}, topicMortgageToBuild: {"{amount}"}, topicUnmortgage: {"{amount}"},
 	topicProposeComplete: {"{get}"}, topicProposeSwap: {"{get}"}, topicProposeProspect: {"{get}"}, topicProposeRail: {"{get}"},
-	topicSale: {"{debt}"}, topicAccept: {"{get}", "{give}"}, topicReject: {"{get}", "{give}"}, topicRejectCash: {"{after}"},
+	topicProposeSell: {"{get}"}, topicSale: {"{debt}"}, topicAccept: {"{get}", "{give}"}, topicReject: {"{get}", "{give}"}, topicRejectCash: {"{after}"},
 	topicCounter: {"{get}"}, topicProposeSealed: {"{sealed}"}, topicSealedLimit: {"{sealed}"},
 	topicRaiseMortgage: {"{debt}"}, topicRaiseSell: {"{debt}"}, topicBankrupt: {"{debt}"},
 	topicKeepMortgaged: {"{amount}"}, topicLiftMortgaged: {"{amount}"},
@@ -36,7 +36,7 @@ var sayNeeds = map[topic][]string{
 
 // pitches must describe the deal: both sides, in every voice.
 var pitches = []topic{topicProposeComplete, topicProposeSwap, topicProposeProspect, topicProposeRail,
-	topicSale, topicCounter, topicProposeSealed}
+	topicProposeSell, topicSale, topicCounter, topicProposeSealed}
 
 func containsAny(s string, keys []string) bool {
 	for _, k := range keys {

@@ -29,7 +29,6 @@ type Player struct {
 	prof *Profile
 	P    agent.Params
 	seat int
-	seed uint64
 	rng  rand.PCG // decisions: moods, coins, sweeteners
 	talk rand.PCG // the choice of lines: only Answer draws from it
 
@@ -75,10 +74,9 @@ func (p *Player) Profile() *Profile { return p.prof }
 
 // Reset implements agent.Resetter: a new game, the same parameters.
 func (p *Player) Reset(seat int, seed uint64) {
-	*p = Player{prof: p.prof, P: p.P, seat: seat, seed: seed, moodTurn: -1, phaseKey: -1, auctionKey: -1, partner: seat + 1}
+	*p = Player{prof: p.prof, P: p.P, seat: seat, moodTurn: -1, phaseKey: -1, auctionKey: -1, partner: seat + 1}
 	p.rng.Seed(seed, 0x9e3779b97f4a7c15)
 	p.talk.Seed(seed^0xd1b54a32d192ed03, 0x2545f4914f6cdd1d)
-	p.voice.reset()
 }
 
 // chance draws a coin that comes up with probability q.
@@ -281,8 +279,8 @@ func (p *Player) bid(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	f.blocks = strategic && !f.completes
 	limit := min(int(value), f.cash-floor)
 	f.limit = limit
-	if !p.bidding {
-		f.sit = sitSitOut
+	if !p.bidding || limit <= 0 {
+		f.sit, f.limit = sitSitOut, max(0, limit)
 		return a
 	}
 	if d.Amount >= limit {
@@ -351,7 +349,9 @@ func (p *Player) manage(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	if f.sit == sitNone {
 		f.sit = sitPass
 	}
-	f.reserve = p.reserve(v)
+	if f.hold != holdCash {
+		f.reserve = p.reserve(v)
+	}
 	return monopoly.Action{Kind: monopoly.ActContinue, Player: me}
 }
 

@@ -41,9 +41,11 @@ const (
 
 // The four personalities of 001's comparison matrix.
 var (
-	// Shark buys everything unless cash would fall below about $100,
-	// bids very high, builds at once (mortgaging elsewhere to pay),
-	// trades often with take-it-or-leave-it offers, and leaves jail at once.
+	// Shark buys everything unless cash would fall below $100-200, bids
+	// in every auction down to its last $40 (opening at 60% of its limit),
+	// builds at once on its dearest group (mortgaging elsewhere to pay),
+	// trades often to complete groups, opening low and following a refusal
+	// with a fair "final offer", and leaves jail at once.
 	Shark = &Profile{
 		Name:  "shark",
 		Title: "The Shark",
@@ -59,14 +61,16 @@ var (
 		style: style{buildOrder: richestFirst, bidStep: 0.1, bidOpen: 0.6, allIn: true, prospects: true, volume: 0.5, major: 1, chatter: 0.1},
 		lines: &sharkLines,
 	}
-	// Professor buys what its landing model says earns, bids up to its
-	// valuation, builds where the expected rent per dollar is best,
-	// keeps a reserve that grows with the worst rent on the board, and
-	// trades at fair prices.
+	// Professor values squares by their real landing frequencies: it buys
+	// what clears its hurdle of expected rent per opponent turn per
+	// dollar, bids up to that value, builds where the return per dollar
+	// is best, keeps $500-600 growing with the worst rent on the board,
+	// trades at fair prices (raising its offer after a refusal), and
+	// prices a rival's monopoly at the rent it would pay there.
 	Professor = &Profile{
 		Name:  "professor",
 		Title: "The Professor",
-		Doc:   "001's Professor: buys and builds by expected rent per dollar from real landing frequencies, fair trades, $400-600 reserve",
+		Doc:   "001's Professor: buys and builds by expected rent per dollar from real landing frequencies, fair trades, $500-600 reserve",
 		Defaults: agent.Params{
 			CashReserve: 500, ReserveMax: 600, CompleteReserve: 250, BuildReserve: 400, TradeReserve: 400,
 			BidCompletes: 1.5, BidBlocks: 1.3, BidFactor: 1, BidChance: 1,
@@ -79,9 +83,10 @@ var (
 		lines: &professorLines,
 	}
 	// Hustler buys railroads and utilities whenever it can and streets
-	// when the mood takes it, bids in most auctions, builds by mood,
-	// proposes deals to everyone in turn (packages with a spare street or
-	// a jail card), and sometimes overpays a little.
+	// when the mood takes it, bids in most auctions, builds by mood (or
+	// when its cash lies idle), proposes deals to every player in turn
+	// (packages with a spare street or a jail card, sales of the street a
+	// partner lacks), keeps $200-400, and sometimes overpays a little.
 	Hustler = &Profile{
 		Name:  "hustler",
 		Title: "The Hustler",
@@ -97,15 +102,17 @@ var (
 		style: style{buildOrder: cheapestFirst, bidStep: 0.05, rotate: true, prospects: true, collects: true, packages: true, volume: 1, major: 1, chatter: 0.3},
 		lines: &hustlerLines,
 	}
-	// Turtle keeps $800-1,200, buys only cheap streets, bids little,
-	// builds only with three times a round of houses in hand, lifts
-	// mortgages first, says no to almost every trade, and sits in jail.
+	// Turtle keeps $800-1,200, buys only streets up to $120 (Brown and
+	// Light Blue), bids little and only for bargains above that, builds
+	// only with three times the cost of developing the group in hand,
+	// lifts mortgages first, says no to almost every trade and never
+	// concedes, and always tries for doubles in jail.
 	Turtle = &Profile{
 		Name:  "turtle",
 		Title: "The Turtle",
 		Doc:   "001's Turtle: hoards $800-1,200, buys only cheap streets, rarely bids or trades, builds slowly, stays in jail",
 		Defaults: agent.Params{
-			CashReserve: 800, ReserveMax: 1200, CompleteReserve: 600, BuildReserve: 800, BuildCover: 4, TradeReserve: 800,
+			CashReserve: 800, ReserveMax: 1200, CompleteReserve: 600, BuildReserve: 800, BuildCover: 3, TradeReserve: 800,
 			BuyPriceCap: 120, BidCompletes: 1.2, BidBlocks: 1, BidFactor: 0.6, BidChance: 0.5,
 			StretchBudget: 1, PropertyWeight: 1,
 			JailLeaveUnowned: 99, RichFactor: 1, RetryTurns: 20,

@@ -94,9 +94,9 @@ func setShare(owned, mask uint64) float64 {
 }
 
 // threat is what a rival completing group mask costs: never less than its
-// printed prices, whatever the player's own taste for the group, and for
-// a player with a landing model the rent it expects to pay there, three
-// houses a street, over its horizon.
+// printed prices or the player's own worth of the group, and for a player
+// with a landing model the rent it expects to pay there (three houses a
+// street) over its horizon of turns, when that is more.
 func (val valuer) threat(r *monopoly.Rules, mask uint64) float64 {
 	t := max(val.groupValue(r, mask), neutral.groupValue(r, mask))
 	if val.land != nil && r.Squares[bits.TrailingZeros64(mask)].Kind == monopoly.KindStreet {

@@ -91,6 +91,7 @@ const (
 	topicProposeSwap
 	topicProposeProspect
 	topicProposeRail
+	topicProposeSell
 	topicSale
 	topicAccept
 	topicReject
@@ -113,7 +114,7 @@ const (
 var topicNames = [numTopics]string{"none", "buy", "buy_complete", "buy_block", "decline_cash", "decline_taste",
 	"decline_mood", "bid", "drop_out", "sit_out", "jail_roll", "jail_pay", "jail_card", "build", "hotel",
 	"mortgage_to_build", "unmortgage", "propose_complete", "propose_swap", "propose_prospect", "propose_rail",
-	"sale", "accept", "reject", "reject_cash", "counter", "propose_sealed", "sealed_limit", "raise_mortgage", "raise_sell", "bankrupt", "keep_mortgaged",
+	"propose_sell", "sale", "accept", "reject", "reject_cash", "counter", "propose_sealed", "sealed_limit", "raise_mortgage", "raise_sell", "bankrupt", "keep_mortgaged",
 	"lift_mortgaged", "hold_cash", "hold_roi", "hold_mood", "chatter"}
 
 func (t topic) String() string { return topicNames[t] }
@@ -126,7 +127,7 @@ var routine = [numTopics]bool{topicBid: true, topicDropOut: true, topicSitOut: t
 // dealing topics always get words: a proposal's speech is its pitch, and
 // the target answers it out loud.
 var dealing = [numTopics]bool{topicProposeComplete: true, topicProposeSwap: true, topicProposeProspect: true,
-	topicProposeRail: true, topicSale: true, topicAccept: true, topicReject: true, topicRejectCash: true,
+	topicProposeRail: true, topicProposeSell: true, topicSale: true, topicAccept: true, topicReject: true, topicRejectCash: true,
 	topicCounter: true, topicProposeSealed: true, topicSealedLimit: true}
 
 // lineSet is what a personality may say and think on a topic.
@@ -141,8 +142,6 @@ type lineBook [numTopics]lineSet
 type voice struct {
 	lastSay, lastThink [numTopics]uint8 // index+1 of the line used last
 }
-
-func (vc *voice) reset() { *vc = voice{} }
 
 // topic maps the decision to the subject of its lines; topicNone: it
 // says and thinks nothing (an ordinary end of a phase).
@@ -203,6 +202,8 @@ func (p *Player) topic(v monopoly.View, a monopoly.Action) topic {
 			return topicProposeProspect
 		case offerRail:
 			return topicProposeRail
+		case offerSell:
+			return topicProposeSell
 		}
 		return topicProposeComplete
 	case sitSale:
