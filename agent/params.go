@@ -48,7 +48,7 @@ type Params struct {
 
 	// Personalities (001's comparison matrix; package agent/personality).
 	ReserveMax    int     `yaml:"reserve_max" json:"reserve_max"`         // the reserve grows with the largest rent it could owe, from cash_reserve up to this
-	BuyPriceCap   int     `yaml:"buy_price_cap" json:"buy_price_cap"`     // buys and bids only up to this printed price unless it completes a group (0: any)
+	BuyPriceCap   int     `yaml:"buy_price_cap" json:"buy_price_cap"`     // buys only up to this printed price unless it completes a group; above it bids only for a bargain (0: any)
 	BuyChance     float64 `yaml:"buy_chance" json:"buy_chance"`           // chance of buying a street it neither needs nor favours
 	BuildCover    float64 `yaml:"build_cover" json:"build_cover"`         // builds only while keeping this many times the cost of developing the group to hotels
 	BuildChance   float64 `yaml:"build_chance" json:"build_chance"`       // chance, drawn per turn, of being in the mood to build
