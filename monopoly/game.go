@@ -144,10 +144,11 @@ func New(r *Rules, players int, seed uint64) *Game {
 
 // Reset starts a new game in g's memory, as New(g.Rules(), g.Players(),
 // seed) would, so that a long simulation allocates no game per game. It
-// keeps whether events are recorded and drops those of the last game.
+// keeps whether events are recorded and drops those of the last game,
+// though not their buffer, so that a watched simulation allocates none.
 func (g *Game) Reset(seed uint64) {
 	n := int(g.n)
-	*g = Game{rules: g.rules, record: g.record}
+	*g = Game{rules: g.rules, record: g.record, events: g.events[:0]}
 	g.startStandard(n, seed)
 }
 

@@ -1,0 +1,536 @@
+package arena
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// Files of an experiment's output directory.
+const (
+	SpecFile    = "spec.yaml"     // the spec as written
+	RunFile     = "run.json"      // what the directory holds: RunInfo
+	ResultsFile = "results.jsonl" // one GameRecord per line, in game order
+	SummaryFile = "summary.json"  // ExperimentSummary
+	VariantsDir = "variants"      // variants/NAME/: summary.json, plots, traces.jsonl
+	TracesFile  = "traces.jsonl"  // detail full: one TurnTrace per line
+)
+
+// ErrBadDir reports an output directory that does not fit the run asked
+// for (another experiment, another shard, damaged results) or shard
+// directories that do not merge: bad input rather than a failure.
+var ErrBadDir = errors.New("arena: unusable experiment directory")
+
+func badDir(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadDir, fmt.Sprintf(format, args...))
+}
+
+// GameRecord is one game of an experiment, one line of results.jsonl.
+type GameRecord struct {
+	Variant   string `json:"variant"`
+	Game      int    `json:"game"` // index in the variant's seed range
+	Seed      uint64 `json:"seed"`
+	Winner    int    `json:"winner"` // the winner's seat; -1: none (a tie at the round limit)
+	Rounds    int    `json:"rounds"`
+	Capped    bool   `json:"capped"` // ended at the round limit
+	Rolls     int64  `json:"rolls"`
+	Decisions int64  `json:"decisions"`
+	// Players in playing order; their metrics at detail stats and full.
+	Players []PlayerRecord `json:"players"`
+}
+
+// PlayerRecord is one player of a recorded game: its seat in the
+// variant, its bot and (detail stats and full) its behaviour.
+type PlayerRecord struct {
+	Seat int    `json:"seat"`
+	Bot  string `json:"bot"`
+	*SeatMetrics
+}
+
+// RunInfo is run.json: which experiment, and which shard of it, a
+// directory holds. A merged directory is shard 0 of 1, as a whole run.
+type RunInfo struct {
+	Experiment  string `json:"experiment"`
+	Fingerprint string `json:"fingerprint"`
+	Shard       int    `json:"shard"`
+	Shards      int    `json:"shards"`
+	Games       int    `json:"games"` // the games of this shard
+}
+
+// ShardGames returns how many of total games shard i of n plays: those
+// whose index k has k mod n = i.
+func ShardGames(total, i, n int) int {
+	if i >= total {
+		return 0
+	}
+	return (total - i + n - 1) / n
+}
+
+// RunOptions say where and how to run an experiment.
+type RunOptions struct {
+	Dir string
+	// Shard and Shards: this run plays the games k of the experiment
+	// with k mod Shards = Shard (Shards 0 means 1).
+	Shard, Shards int
+	Workers       int // 0: all cores
+	// Progress, if set, is called after each game with the games of the
+	// shard in the directory so far and their total.
+	Progress func(done, total int)
+	// Warn, if set, receives notes about repairs, such as a partial
+	// line dropped from a run that was killed.
+	Warn func(msg string)
+}
+
+// RunReport says what a run did.
+type RunReport struct {
+	Info     RunInfo
+	Resumed  int // games found in the directory
+	Played   int // games played now
+	Complete bool
+	// Summary sums up the games in the directory, as written to it.
+	Summary ExperimentSummary
+}
+
+// Run plays the experiment's games (of one shard) into o.Dir, resuming
+// from the games already there: a run stopped by ctx, or killed, is
+// continued by calling Run again with the same spec and shard, and ends
+// with the same files as a run never stopped. The summaries, and plots
+// unless the run is a shard, are rewritten at the end, stopped or not.
+// A stopped run returns its report and ctx's error.
+func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
+	if o.Shards == 0 {
+		o.Shards = 1
+	}
+	if o.Shards < 1 || o.Shard < 0 || o.Shard >= o.Shards {
+		return RunReport{}, fmt.Errorf("arena: shard %d/%d: want 0 <= shard < shards", o.Shard, o.Shards)
+	}
+	info := RunInfo{Experiment: e.Name, Fingerprint: e.fingerprint, Shard: o.Shard, Shards: o.Shards,
+		Games: ShardGames(e.Games(), o.Shard, o.Shards)}
+	rep := RunReport{Info: info}
+	if err := e.prepareDir(o.Dir, info); err != nil {
+		return rep, err
+	}
+	warn := o.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	resPath := filepath.Join(o.Dir, ResultsFile)
+	acc := newSummaryAcc(e)
+	done, err := scanResults(resPath, e, info, acc, warn)
+	if err != nil {
+		return rep, err
+	}
+	rep.Resumed = done
+	var traceFiles []*os.File
+	if e.Detail == DetailFull {
+		for v := range e.Variants {
+			f, err := e.openTraces(o.Dir, v, info, done, warn)
+			if err != nil {
+				return rep, err
+			}
+			defer f.Close()
+			traceFiles = append(traceFiles, f)
+		}
+	}
+	res, err := os.OpenFile(resPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return rep, fmt.Errorf("arena: %w", err)
+	}
+	defer res.Close()
+
+	// The first game is written at once, later ones every flushEvery.
+	w := &gameWriter{res: res, traces: traceFiles}
+	var (
+		mu      sync.Mutex
+		workers = map[*Table]*expWorker{}
+	)
+	play := func(idx int, t *Table) (gameOut, error) {
+		mu.Lock()
+		wk := workers[t]
+		if wk == nil {
+			wk = newExpWorker(e)
+			workers[t] = wk
+		}
+		mu.Unlock()
+		return wk.play(e, info.Shard+(done+idx)*info.Shards)
+	}
+	emit := func(_ int, g gameOut) error {
+		if err := w.write(g); err != nil {
+			return err
+		}
+		if err := acc.add(g.rec); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		rep.Played++
+		if o.Progress != nil {
+			o.Progress(done+rep.Played, info.Games)
+		}
+		return nil
+	}
+	runErr := Run(ctx, info.Games-done, o.Workers, play, emit)
+	if err := w.flush(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil && ctx.Err() == nil {
+		return rep, runErr
+	}
+	rep.Complete = done+rep.Played == info.Games
+	rep.Summary = acc.result()
+	// A shard's figures would show part of the games: left to the merge.
+	if err := WriteSummaries(o.Dir, e, rep.Summary, o.Shards == 1); err != nil {
+		return rep, err
+	}
+	return rep, runErr
+}
+
+// prepareDir makes dir hold the run described by info: a new directory
+// gets the spec and run.json; an existing one must hold the same run.
+func (e *Experiment) prepareDir(dir string, info RunInfo) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	have, err := ReadRunInfo(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err == nil {
+			return badDir("%s holds results but no %s: not a directory of this program's runs", dir, RunFile)
+		}
+		if err := writeFileAtomic(filepath.Join(dir, SpecFile), e.Source); err != nil {
+			return err
+		}
+		data, err := json.MarshalIndent(info, "", "  ")
+		if err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		return writeFileAtomic(filepath.Join(dir, RunFile), append(data, '\n'))
+	case err != nil:
+		return err
+	case have.Fingerprint != info.Fingerprint:
+		return badDir("%s holds experiment %q from another spec (or other default rules): give another --out to start afresh", dir, have.Experiment)
+	case have.Shard != info.Shard || have.Shards != info.Shards:
+		return badDir("%s holds shard %d/%d of this experiment, not %d/%d", dir, have.Shard, have.Shards, info.Shard, info.Shards)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SpecFile)); errors.Is(err, os.ErrNotExist) {
+		return writeFileAtomic(filepath.Join(dir, SpecFile), e.Source) // lost: the same experiment's
+	}
+	return nil
+}
+
+// ReadRunInfo reads a directory's run.json.
+func ReadRunInfo(dir string) (RunInfo, error) {
+	var info RunInfo
+	data, err := os.ReadFile(filepath.Join(dir, RunFile))
+	if err != nil {
+		return info, err
+	}
+	if err := json.Unmarshal(data, &info); err != nil || info.Shards < 1 {
+		return info, badDir("%s: damaged (%v)", filepath.Join(dir, RunFile), err)
+	}
+	return info, nil
+}
+
+// recordKey is the part of a results line that places it.
+type recordKey struct {
+	Variant string `json:"variant"`
+	Game    *int   `json:"game"`
+}
+
+// checkLine checks that line is game m of the shard and decodes it into
+// rec (when not nil); it returns a description of the problem, or "".
+func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord) string {
+	var key recordKey
+	if rec != nil {
+		*rec = GameRecord{Game: -1}
+		if json.Unmarshal(line, rec) != nil || rec.Game < 0 {
+			return "not a game record"
+		}
+		key = recordKey{Variant: rec.Variant, Game: &rec.Game}
+	} else if err := json.Unmarshal(line, &key); err != nil || key.Game == nil {
+		return "not a game record"
+	}
+	if m >= info.Games {
+		return fmt.Sprintf("more lines than the %d games of the shard", info.Games)
+	}
+	v, j := e.Game(info.Shard + m*info.Shards)
+	if key.Variant != e.Variants[v].Name || *key.Game != j {
+		return fmt.Sprintf("game %d of variant %q where game %d of %q belongs", *key.Game, key.Variant, j, e.Variants[v].Name)
+	}
+	return ""
+}
+
+// scanResults checks the results already in path against the run and
+// returns how many games they hold. A last line cut short (a killed run)
+// is dropped with a warning; anything else out of place is an error.
+func scanResults(path string, e *Experiment, info RunInfo, acc *summaryAcc, warn func(string)) (int, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("arena: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	var good int64
+	for m := 0; ; m++ {
+		line, err := r.ReadBytes('\n')
+		if err == io.EOF {
+			if len(line) > 0 {
+				warn(fmt.Sprintf("%s: dropped an unfinished last line (game %d of the shard will be played again)", path, m))
+				return m, truncate(f, good)
+			}
+			return m, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("arena: %w", err)
+		}
+		var rec GameRecord
+		if msg := checkLine(line, e, info, m, &rec); msg != "" {
+			if _, err := r.Peek(1); err == io.EOF && msg == "not a game record" {
+				warn(fmt.Sprintf("%s: dropped a damaged last line (game %d of the shard will be played again)", path, m))
+				return m, truncate(f, good)
+			}
+			return 0, badDir("%s:%d: %s", path, m+1, msg)
+		}
+		if err := acc.add(&rec); err != nil {
+			return 0, badDir("%s:%d: %v", path, m+1, err)
+		}
+		good += int64(len(line))
+	}
+}
+
+func truncate(f *os.File, size int64) error {
+	if err := f.Truncate(size); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	return nil
+}
+
+// openTraces opens variant v's trace file for appending after cutting it
+// back to the traces of the games already in the results (done games of
+// the shard): a killed run may have written traces of games whose
+// results it did not.
+func (e *Experiment) openTraces(dir string, v int, info RunInfo, done int, warn func(string)) (*os.File, error) {
+	vdir := filepath.Join(dir, VariantsDir, e.Variants[v].Name)
+	if err := os.MkdirAll(vdir, 0o755); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	path := filepath.Join(vdir, TracesFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	// The done games of the variant are the first ones of the variant in
+	// the shard's order; count them.
+	want := 0
+	for m := range done {
+		if vv, _ := e.Game(info.Shard + m*info.Shards); vv == v {
+			want++
+		}
+	}
+	r := bufio.NewReaderSize(f, 1<<16)
+	var (
+		good  int64
+		games int
+		last  = -1
+	)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			f.Close()
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		complete := err == nil
+		var key struct {
+			Game *int `json:"game"`
+		}
+		if !complete || json.Unmarshal(line, &key) != nil || key.Game == nil {
+			if len(line) > 0 {
+				warn(fmt.Sprintf("%s: dropped an unfinished last line", path))
+			}
+			break
+		}
+		if *key.Game != last {
+			if games == want {
+				break // a game whose result was not written
+			}
+			games++
+			last = *key.Game
+		}
+		good += int64(len(line))
+	}
+	if games < want {
+		f.Close()
+		return nil, badDir("%s: traces of %d games where the results hold %d", path, games, want)
+	}
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	return f, nil
+}
+
+// gameOut is one played game, encoded.
+type gameOut struct {
+	rec     *GameRecord
+	variant int
+	line    []byte // results line
+	traces  []byte // trace lines (detail full)
+}
+
+// gameWriter writes games in order. It buffers and writes traces before
+// results, so that the results never name a game whose traces were not
+// written: a killed run leaves at most surplus traces and a partial
+// last line, both cut on resume.
+type gameWriter struct {
+	res    *os.File
+	traces []*os.File
+	rbuf   bytes.Buffer
+	tbuf   []bytes.Buffer
+	last   time.Time
+}
+
+// flushEvery bounds what a killed run loses.
+const flushEvery = 250 * time.Millisecond
+
+func (w *gameWriter) write(g gameOut) error {
+	w.rbuf.Write(g.line)
+	if len(w.traces) > 0 {
+		if w.tbuf == nil {
+			w.tbuf = make([]bytes.Buffer, len(w.traces))
+		}
+		w.tbuf[g.variant].Write(g.traces)
+	}
+	if w.rbuf.Len() > 1<<20 || time.Since(w.last) > flushEvery {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *gameWriter) flush() error {
+	w.last = time.Now()
+	for i := range w.tbuf {
+		if _, err := w.traces[i].Write(w.tbuf[i].Bytes()); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		w.tbuf[i].Reset()
+	}
+	if _, err := w.res.Write(w.rbuf.Bytes()); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	w.rbuf.Reset()
+	return nil
+}
+
+// expWorker is one worker's tables (one per variant and seat rotation,
+// so that players are reused from game to game) and collectors.
+type expWorker struct {
+	tables [][]Table
+	seats  []Seat
+	m      Metrics
+	tr     tracer
+	watch  func(*monopoly.Game)
+}
+
+func newExpWorker(e *Experiment) *expWorker {
+	w := &expWorker{tables: make([][]Table, len(e.Variants))}
+	for v := range e.Variants {
+		n := 1
+		if e.Variants[v].Rotate {
+			n = len(e.Variants[v].Seats)
+		}
+		w.tables[v] = make([]Table, n)
+	}
+	switch e.Detail {
+	case DetailStats:
+		w.watch = w.m.Watch
+	case DetailFull:
+		w.watch = func(g *monopoly.Game) {
+			ev := g.TakeEvents()
+			w.m.Observe(g, ev)
+			w.tr.observe(g, ev)
+		}
+	}
+	return w
+}
+
+// play plays game k of the experiment.
+func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
+	v, j := e.Game(k)
+	va := &e.Variants[v]
+	n := len(va.Seats)
+	w.seats = w.seats[:0]
+	for p := range n {
+		w.seats = append(w.seats, va.Seats[va.seatAt(j, p)])
+	}
+	t := &w.tables[v][0]
+	if va.Rotate {
+		t = &w.tables[v][j%n]
+	}
+	seed := e.Seeds.Seed(j)
+	w.m.Reset(n)
+	if e.Detail == DetailFull {
+		w.tr.reset(j)
+	}
+	res, err := t.Play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Watch: w.watch, Words: e.Detail == DetailFull})
+	if err != nil {
+		return gameOut{}, fmt.Errorf("arena: variant %s, game %d: %w", va.Name, j, err)
+	}
+	g := t.Game()
+	rec := GameRecord{Variant: va.Name, Game: j, Seed: seed, Winner: -1, Rounds: res.Rounds, Capped: res.Capped,
+		Rolls: res.Rolls, Decisions: res.Decisions, Players: make([]PlayerRecord, n)}
+	if res.Winner >= 0 {
+		rec.Winner = va.seatAt(j, res.Winner)
+	}
+	var metrics []SeatMetrics
+	if e.Detail >= DetailStats {
+		w.m.Finish(g)
+		metrics = make([]SeatMetrics, n)
+	}
+	for p := range n {
+		rec.Players[p] = PlayerRecord{Seat: va.seatAt(j, p), Bot: w.seats[p].Bot}
+		if metrics != nil {
+			metrics[p] = w.m.Seat(p)
+			rec.Players[p].SeatMetrics = &metrics[p]
+		}
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return gameOut{}, fmt.Errorf("arena: %w", err)
+	}
+	out := gameOut{rec: &rec, variant: v, line: append(line, '\n')}
+	if e.Detail == DetailFull {
+		if err := w.tr.finish(g); err != nil {
+			return gameOut{}, err
+		}
+		out.traces = bytes.Clone(w.tr.buf.Bytes())
+	}
+	return out, nil
+}
+
+// writeFileAtomic writes data to path through a temporary file, so that
+// a crash leaves the old file or the new one.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,469 @@
+package arena
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/gopoly/gopoly/chart"
+	"github.com/gopoly/gopoly/stats"
+)
+
+// ExperimentSummary is summary.json: every variant's summary.
+type ExperimentSummary struct {
+	Experiment string           `json:"experiment"`
+	Detail     string           `json:"detail"`
+	Seeds      SeedRange        `json:"seeds"`
+	Variants   []VariantSummary `json:"variants"`
+}
+
+// VariantSummary sums up a variant's games: variants/NAME/summary.json.
+type VariantSummary struct {
+	Name     string `json:"name"`
+	Games    int    `json:"games"`
+	Rotate   bool   `json:"rotate"`
+	Finished int    `json:"finished"` // ended by bankruptcies
+	Capped   int    `json:"capped"`   // ended at the round limit
+	Ties     int    `json:"ties"`     // capped without a single richest player
+	// Rounds is the distribution of game length in rounds.
+	Rounds        Distribution  `json:"rounds"`
+	RollsMean     float64       `json:"rolls_mean"`
+	DecisionsMean float64       `json:"decisions_mean"`
+	Seats         []SeatSummary `json:"seats"`
+}
+
+// Distribution describes a sample: mean with its 95% confidence
+// half-width, and quantiles.
+type Distribution struct {
+	Mean   float64 `json:"mean"`
+	CI95   float64 `json:"ci95_half_width"`
+	Min    float64 `json:"min"`
+	P10    float64 `json:"p10"`
+	P25    float64 `json:"p25"`
+	Median float64 `json:"median"`
+	P75    float64 `json:"p75"`
+	P90    float64 `json:"p90"`
+	Max    float64 `json:"max"`
+}
+
+// SeatSummary is one seat of a variant over its games (a seat is an
+// entry of the variant's seats, wherever rotation sat it).
+type SeatSummary struct {
+	Seat    int            `json:"seat"`
+	Bot     string         `json:"bot"`
+	Params  map[string]any `json:"params,omitempty"` // its overrides as written
+	Wins    int            `json:"wins"`
+	WinRate float64        `json:"win_rate"`
+	CI95    [2]float64     `json:"ci95"` // Wilson 95% interval of the win rate
+	// Behaviour is absent at detail summary, which records none.
+	*Behaviour
+}
+
+// Behaviour is a seat's behaviour metrics, per-game means over a
+// variant's games unless noted.
+type Behaviour struct {
+	MeanCash     float64    `json:"mean_cash"` // mean over games of SeatMetrics.MeanCash
+	MeanCashCI95 [2]float64 `json:"mean_cash_ci95"`
+	// MinCash is the mean over games of the game's minimum cash.
+	MinCash                    float64 `json:"min_cash"`
+	PropertiesBought           float64 `json:"properties_bought"`
+	AuctionBids                float64 `json:"auction_bids"`
+	AuctionsWon                float64 `json:"auctions_won"`
+	TradesProposed             float64 `json:"trades_proposed"`
+	TradesAccepted             float64 `json:"trades_accepted"`
+	TradesReceived             float64 `json:"trades_received"`
+	TradesAcceptedWhenReceived float64 `json:"trades_accepted_when_received"`
+	// AcceptRate is the share of the proposals it received that it
+	// accepted, over all games (0 when it received none).
+	AcceptRate            float64 `json:"accept_rate"`
+	CounterOffers         float64 `json:"counter_offers"`
+	CounterOffersAccepted float64 `json:"counter_offers_accepted"`
+	HousesBuilt           float64 `json:"houses_built"`
+	HotelsBuilt           float64 `json:"hotels_built"`
+	BuildingsSold         float64 `json:"buildings_sold"`
+	// FirstBuildRoundMean is the mean round of its first building over
+	// the games in which it built (GamesBuilt); null if it never built.
+	FirstBuildRoundMean *float64   `json:"first_build_round_mean"`
+	GamesBuilt          int        `json:"games_built"`
+	JailTurnsServed     float64    `json:"jail_turns_served"`
+	JailFinesPaid       float64    `json:"jail_fines_paid"`
+	JailCardsUsed       float64    `json:"jail_cards_used"`
+	Mortgages           float64    `json:"mortgages"`
+	Unmortgages         float64    `json:"unmortgages"`
+	RentPaid            float64    `json:"rent_paid"`
+	RentReceived        float64    `json:"rent_received"`
+	Bankruptcies        float64    `json:"bankruptcies"` // per game: the share of games it went bankrupt in
+	NetWorthMean        float64    `json:"net_worth_mean"`
+	NetWorthCI95        [2]float64 `json:"net_worth_ci95"`
+}
+
+// running is a mean and variance kept by Welford's method.
+type running struct {
+	n       int
+	mean, m float64
+}
+
+func (r *running) add(x float64) {
+	r.n++
+	d := x - r.mean
+	r.mean += d / float64(r.n)
+	r.m += d * (x - r.mean)
+}
+
+// ci95 is the normal 95% interval of the mean.
+func (r *running) ci95() [2]float64 {
+	if r.n < 2 {
+		return [2]float64{r.mean, r.mean}
+	}
+	h := stats.Z95 * math.Sqrt(r.m/float64(r.n-1)/float64(r.n))
+	return [2]float64{r.mean - h, r.mean + h}
+}
+
+// seatAcc sums one seat's games.
+type seatAcc struct {
+	wins                     int
+	cash, worth              running
+	sum                      [nSums]float64
+	firstBuild               float64
+	built, received, accepts int
+}
+
+// Indices into seatAcc.sum, in SeatMetrics order.
+const (
+	sMinCash = iota
+	sBought
+	sBids
+	sWon
+	sProposed
+	sAccepted
+	sReceived
+	sAcceptedRecv
+	sHouses
+	sHotels
+	sSold
+	sServed
+	sFines
+	sCards
+	sMortgages
+	sUnmortgages
+	sRentPaid
+	sRentRecv
+	sBankrupt
+	sCounters
+	sCountersAccepted
+	nSums
+)
+
+// variantAcc sums one variant's games.
+type variantAcc struct {
+	games, capped, ties int
+	rounds              []float64
+	rolls, decisions    float64
+	metrics             bool
+	seats               []seatAcc
+}
+
+func (a *variantAcc) add(rec *GameRecord) error {
+	a.games++
+	a.rounds = append(a.rounds, float64(rec.Rounds))
+	a.rolls += float64(rec.Rolls)
+	a.decisions += float64(rec.Decisions)
+	if rec.Capped {
+		a.capped++
+	}
+	if rec.Winner < 0 {
+		a.ties++
+	} else if rec.Winner < len(a.seats) {
+		a.seats[rec.Winner].wins++
+	}
+	if len(rec.Players) != len(a.seats) {
+		return fmt.Errorf("%d players where the variant seats %d", len(rec.Players), len(a.seats))
+	}
+	for _, p := range rec.Players {
+		if p.Seat < 0 || p.Seat >= len(a.seats) {
+			return fmt.Errorf("seat %d out of range", p.Seat)
+		}
+		m := p.SeatMetrics
+		if m == nil {
+			if a.metrics {
+				return fmt.Errorf("seat %d without metrics", p.Seat)
+			}
+			continue
+		}
+		s := &a.seats[p.Seat]
+		s.cash.add(m.MeanCash)
+		s.worth.add(float64(m.NetWorth))
+		for i, x := range [...]float64{float64(m.MinCash), float64(m.PropertiesBought), float64(m.AuctionBids),
+			float64(m.AuctionsWon), float64(m.TradesProposed), float64(m.TradesAccepted), float64(m.TradesReceived),
+			float64(m.TradesAcceptedWhenReceived), float64(m.HousesBuilt), float64(m.HotelsBuilt), float64(m.BuildingsSold),
+			float64(m.JailTurnsServed), float64(m.JailFinesPaid), float64(m.JailCardsUsed), float64(m.Mortgages),
+			float64(m.Unmortgages), float64(m.RentPaid), float64(m.RentReceived), float64(m.Bankrupt),
+			float64(m.CounterOffers), float64(m.CounterOffersAccepted)} {
+			s.sum[i] += x
+		}
+		if m.FirstBuildRound > 0 {
+			s.built++
+			s.firstBuild += float64(m.FirstBuildRound)
+		}
+	}
+	return nil
+}
+
+func (a *variantAcc) result(v *Variant) VariantSummary {
+	s := VariantSummary{Name: v.Name, Games: a.games, Rotate: v.Rotate, Finished: a.games - a.capped, Capped: a.capped, Ties: a.ties,
+		Rounds: distribution(a.rounds)}
+	per := func(x float64) float64 {
+		if a.games == 0 {
+			return 0
+		}
+		return x / float64(a.games)
+	}
+	s.RollsMean, s.DecisionsMean = per(a.rolls), per(a.decisions)
+	for i := range a.seats {
+		acc := &a.seats[i]
+		lo, hi := stats.Wilson(float64(acc.wins), a.games)
+		ss := SeatSummary{Seat: i, Bot: v.Seats[i].Bot, Params: v.params[i], Wins: acc.wins, WinRate: per(float64(acc.wins)), CI95: [2]float64{lo, hi}}
+		if a.metrics {
+			b := &Behaviour{
+				MeanCash: acc.cash.mean, MeanCashCI95: acc.cash.ci95(), MinCash: per(acc.sum[sMinCash]),
+				PropertiesBought: per(acc.sum[sBought]), AuctionBids: per(acc.sum[sBids]), AuctionsWon: per(acc.sum[sWon]),
+				TradesProposed: per(acc.sum[sProposed]), TradesAccepted: per(acc.sum[sAccepted]),
+				TradesReceived: per(acc.sum[sReceived]), TradesAcceptedWhenReceived: per(acc.sum[sAcceptedRecv]),
+				CounterOffers: per(acc.sum[sCounters]), CounterOffersAccepted: per(acc.sum[sCountersAccepted]),
+				HousesBuilt: per(acc.sum[sHouses]), HotelsBuilt: per(acc.sum[sHotels]), BuildingsSold: per(acc.sum[sSold]),
+				GamesBuilt: acc.built, JailTurnsServed: per(acc.sum[sServed]), JailFinesPaid: per(acc.sum[sFines]),
+				JailCardsUsed: per(acc.sum[sCards]), Mortgages: per(acc.sum[sMortgages]), Unmortgages: per(acc.sum[sUnmortgages]),
+				RentPaid: per(acc.sum[sRentPaid]), RentReceived: per(acc.sum[sRentRecv]), Bankruptcies: per(acc.sum[sBankrupt]),
+				NetWorthMean: acc.worth.mean, NetWorthCI95: acc.worth.ci95(),
+			}
+			if acc.sum[sReceived] > 0 {
+				b.AcceptRate = acc.sum[sAcceptedRecv] / acc.sum[sReceived]
+			}
+			if acc.built > 0 {
+				fb := acc.firstBuild / float64(acc.built)
+				b.FirstBuildRoundMean = &fb
+			}
+			ss.Behaviour = b
+		}
+		s.Seats = append(s.Seats, ss)
+	}
+	return s
+}
+
+func distribution(xs []float64) Distribution {
+	if len(xs) == 0 {
+		return Distribution{}
+	}
+	mean, half := stats.MeanCI(xs)
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return Distribution{Mean: mean, CI95: half, Min: s[0], P10: stats.Quantile(s, 0.1), P25: stats.Quantile(s, 0.25),
+		Median: stats.Median(s), P75: stats.Quantile(s, 0.75), P90: stats.Quantile(s, 0.9), Max: s[len(s)-1]}
+}
+
+// summaryAcc sums up an experiment's games, given in game order. A run
+// feeds it the records it finds and those it plays; a merge and show
+// feed it the results file. The records are the same either way (JSON
+// writes numbers so that they read back exactly), so all write the same
+// bytes for the same games.
+type summaryAcc struct {
+	e     *Experiment
+	accs  []variantAcc
+	index map[string]int
+}
+
+func newSummaryAcc(e *Experiment) *summaryAcc {
+	a := &summaryAcc{e: e, accs: make([]variantAcc, len(e.Variants)), index: map[string]int{}}
+	for v := range e.Variants {
+		a.accs[v] = variantAcc{metrics: e.Detail >= DetailStats, seats: make([]seatAcc, len(e.Variants[v].Seats))}
+		a.index[e.Variants[v].Name] = v
+	}
+	return a
+}
+
+func (a *summaryAcc) add(rec *GameRecord) error {
+	v, ok := a.index[rec.Variant]
+	if !ok {
+		return fmt.Errorf("unknown variant %q", rec.Variant)
+	}
+	return a.accs[v].add(rec)
+}
+
+func (a *summaryAcc) result() ExperimentSummary {
+	s := ExperimentSummary{Experiment: a.e.Name, Detail: a.e.Detail.String(), Seeds: a.e.Seeds}
+	for v := range a.e.Variants {
+		s.Variants = append(s.Variants, a.accs[v].result(&a.e.Variants[v]))
+	}
+	return s
+}
+
+// SummarizeResults reads a directory's results and sums them up by
+// variant.
+func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
+	acc := newSummaryAcc(e)
+	path := filepath.Join(dir, ResultsFile)
+	err := eachRecord(path, func(line int, rec *GameRecord) error {
+		if err := acc.add(rec); err != nil {
+			return badDir("%s:%d: %v", path, line, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return ExperimentSummary{}, err
+	}
+	return acc.result(), nil
+}
+
+// LoadSummary returns the summary of a directory's results: its
+// summary.json when that counts the games the results hold (a run
+// rewrites it at every stop, but a killed run leaves it behind), or else
+// a summary made afresh from the results.
+func LoadSummary(dir string, e *Experiment) (ExperimentSummary, error) {
+	var s ExperimentSummary
+	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err == nil && json.Unmarshal(data, &s) == nil && len(s.Variants) == len(e.Variants) {
+		games := 0
+		for _, v := range s.Variants {
+			games += v.Games
+		}
+		if n, err := countLines(filepath.Join(dir, ResultsFile)); err == nil && n == games {
+			return s, nil
+		}
+	}
+	return SummarizeResults(dir, e)
+}
+
+// countLines counts the complete lines of a file (0 if there is none).
+func countLines(path string) (int, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<16)
+	n := 0
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// eachRecord calls f with every complete record of a results file (none
+// if it does not exist).
+func eachRecord(path string, f func(line int, rec *GameRecord) error) error {
+	file, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer file.Close()
+	r := bufio.NewReaderSize(file, 1<<16)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if err == io.EOF {
+			// An unfinished last line is a game still being written (or
+			// lost by a killed run, which a resume drops): not counted.
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		var rec GameRecord
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return badDir("%s:%d: %v", path, n, err)
+		}
+		if err := f(n, &rec); err != nil {
+			return err
+		}
+	}
+}
+
+// WriteSummaries writes s, the summary of the directory's results (see
+// SummarizeResults), as summary.json and each variant's summary.json,
+// and with plots the figures.
+func WriteSummaries(dir string, e *Experiment, s ExperimentSummary, plots bool) error {
+	if err := writeJSONFile(filepath.Join(dir, SummaryFile), s); err != nil {
+		return err
+	}
+	var all []chart.Bar
+	for _, vs := range s.Variants {
+		vdir := filepath.Join(dir, VariantsDir, vs.Name)
+		if err := os.MkdirAll(vdir, 0o755); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		if err := writeJSONFile(filepath.Join(vdir, SummaryFile), vs); err != nil {
+			return err
+		}
+		if vs.Games == 0 || !plots {
+			continue
+		}
+		var wins, cash []chart.Bar
+		for _, ss := range vs.Seats {
+			label := fmt.Sprintf("%d %s", ss.Seat, ss.Bot)
+			wins = append(wins, chart.Bar{Label: label, Value: ss.WinRate, Lo: ss.CI95[0], Hi: ss.CI95[1]})
+			all = append(all, chart.Bar{Label: vs.Name + "\n" + label, Value: ss.WinRate, Lo: ss.CI95[0], Hi: ss.CI95[1]})
+			if ss.Behaviour != nil {
+				cash = append(cash, chart.Bar{Label: label, Value: ss.MeanCash, Lo: ss.MeanCashCI95[0], Hi: ss.MeanCashCI95[1]})
+			}
+		}
+		title := fmt.Sprintf("%s / %s: win rate per seat, 95%% CI (%d games)", e.Name, vs.Name, vs.Games)
+		if err := savePlots(filepath.Join(vdir, "winrates"), chart.BarChart{Title: title, YLabel: "win rate", Bars: wins, YMin: chart.Ptr(0)}); err != nil {
+			return err
+		}
+		if cash != nil {
+			title := fmt.Sprintf("%s / %s: mean cash through the game, 95%% CI (%d games)", e.Name, vs.Name, vs.Games)
+			if err := savePlots(filepath.Join(vdir, "cash"), chart.BarChart{Title: title, YLabel: "mean cash ($)", Bars: cash, YMin: chart.Ptr(0)}); err != nil {
+				return err
+			}
+		}
+	}
+	if all == nil {
+		return nil
+	}
+	title := fmt.Sprintf("%s: win rate per variant and seat, 95%% CI", e.Name)
+	return savePlots(filepath.Join(dir, "winrates"), chart.BarChart{Title: title, YLabel: "win rate", Bars: all, YMin: chart.Ptr(0),
+		Width: max(chart.DefaultWidth, chart.DefaultWidth*vg.Length(len(all))/12)})
+}
+
+// savePlots draws c as base.png and base.svg (through temporary files,
+// as the other outputs).
+func savePlots(base string, c chart.BarChart) error {
+	for _, ext := range []string{".png", ".svg"} {
+		tmp := base + ".tmp" + ext
+		if err := c.Save(tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, base+ext); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	return writeFileAtomic(path, append(data, '\n'))
+}

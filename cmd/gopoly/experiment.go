@@ -1,0 +1,353 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/gopoly/gopoly/arena"
+)
+
+func init() {
+	cmd := &cobra.Command{
+		Use:   "experiment",
+		Short: "Run, merge and show experiments: variants of seats, parameters and rules on a common seed range",
+		Long: `An experiment plays every variant of a spec (YAML) on the same seeds and
+writes per-game results, summaries with 95% confidence intervals and
+behaviour metrics, and plots to a directory. Runs can be split into shards
+that run anywhere and merge to the same files as one run; a stopped run
+resumes where it stopped.`,
+	}
+	cmd.AddCommand(experimentRunCmd(), experimentMergeCmd(), experimentShowCmd())
+	rootCmd.AddCommand(cmd)
+}
+
+// parseShard reads "i/N" (0 <= i < N).
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/N with 0 <= i < N (shards count from 0)", s)
+	}
+	return i, n, nil
+}
+
+// dirErr maps the arena's errors about directories to bad input.
+func dirErr(err error) error {
+	if errors.Is(err, arena.ErrBadDir) {
+		return usageErr(err)
+	}
+	return err
+}
+
+// runJSON is what `experiment run --json` prints.
+type runJSON struct {
+	Out        string        `json:"out"`
+	Experiment string        `json:"experiment"`
+	Shard      int           `json:"shard"`
+	Shards     int           `json:"shards"`
+	Games      int           `json:"games"`
+	Done       int           `json:"done"`
+	Resumed    int           `json:"resumed"`
+	Played     int           `json:"played"`
+	Complete   bool          `json:"complete"`
+	Seconds    float64       `json:"seconds"`
+	CPUSeconds float64       `json:"cpu_seconds"`
+	GamesPerS  float64       `json:"games_per_sec"`
+	GamesPerCS float64       `json:"games_per_cpu_sec"`
+	Variants   []showVariant `json:"variants"`
+}
+
+func experimentRunCmd() *cobra.Command {
+	var (
+		out, shard string
+		workers    int
+		asJSON     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run SPEC.yaml",
+		Short: "Run an experiment (or one shard of it), resuming what a stopped run left",
+		Long: `Plays the games of the spec, or with --shard i/N those games k of the run
+with k mod N = i, into --out (default runs/NAME, runs/NAME-shard-i-of-N).
+Ctrl-C stops cleanly, keeping the finished games; running the same command
+again resumes. The directory then holds spec.yaml, run.json, results.jsonl,
+summary.json, winrates.png/svg and variants/NAME/ (summary.json, plots and,
+at detail full, traces.jsonl).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := arena.LoadExperiment(args[0])
+			if err != nil {
+				return usageErr(err)
+			}
+			si, sn := 0, 1
+			if shard != "" {
+				if si, sn, err = parseShard(shard); err != nil {
+					return usageErr(err)
+				}
+			}
+			if out == "" {
+				out = filepath.Join("runs", e.Name)
+				if sn > 1 {
+					out = fmt.Sprintf("%s-shard-%d-of-%d", out, si, sn)
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				// A second Ctrl-C kills at once: a resume repairs what a
+				// kill leaves.
+				<-ctx.Done()
+				stop()
+			}()
+			var bar *progressbar.ProgressBar
+			opts := arena.RunOptions{Dir: out, Shard: si, Shards: sn, Workers: workers,
+				Warn: func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "gopoly: warning:", msg) },
+				Progress: func(done, total int) {
+					if bar == nil {
+						// Made at the first game, so that the rate and the
+						// time left count only the games of this run.
+						if bar = newProgress(total-done+1, "experiment "+e.Name); bar == nil {
+							return
+						}
+					}
+					bar.Add(1)
+				},
+			}
+			cpu0, t0 := cpuTime(), time.Now()
+			rep, err := e.Run(ctx, opts)
+			wall, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
+			if bar != nil {
+				bar.Finish()
+			}
+			interrupted := err != nil && ctx.Err() != nil
+			if err != nil && !interrupted {
+				return dirErr(err)
+			}
+			sum := rep.Summary
+			r := runJSON{Out: out, Experiment: e.Name, Shard: si, Shards: sn, Games: rep.Info.Games, Done: rep.Resumed + rep.Played,
+				Resumed: rep.Resumed, Played: rep.Played, Complete: rep.Complete, Seconds: wall, CPUSeconds: cpu,
+				Variants: showVariants(sum)}
+			if wall > 0 {
+				r.GamesPerS = float64(rep.Played) / wall
+			}
+			if cpu > 0 {
+				r.GamesPerCS = float64(rep.Played) / cpu
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(w, r); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintf(w, "%s: %d of %d games in %s", e.Name, r.Done, r.Games, out)
+				if sn > 1 {
+					fmt.Fprintf(w, " (shard %d/%d)", si, sn)
+				}
+				fmt.Fprintf(w, "\nplayed %d", r.Played)
+				if r.Resumed > 0 {
+					fmt.Fprintf(w, " after the %d found there", r.Resumed)
+				}
+				fmt.Fprintf(w, " in %.2f s: %.0f games/s, %.0f games per CPU-second\n\n", wall, r.GamesPerS, r.GamesPerCS)
+				printExperiment(w, sum)
+			}
+			if interrupted {
+				return &exitError{code: 130, err: fmt.Errorf("interrupted: %d of %d games kept in %s; run the same command again to resume", r.Done, r.Games, out)}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&out, "out", "", "output directory (default runs/NAME, or runs/NAME-shard-i-of-N)")
+	f.StringVar(&shard, "shard", "", "run only shard i of N (i/N, from 0/N to N-1/N): the games k with k mod N = i")
+	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+func experimentMergeCmd() *cobra.Command {
+	var (
+		out    string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "merge DIR...",
+		Short: "Merge the shard directories of one experiment into the directory one run would write",
+		Long: `Checks that the directories are every shard of one experiment (same spec,
+no shard twice, none missing, each complete) and writes into --out
+(default runs/NAME) the results, traces, summaries and plots of an
+unsharded run: the same bytes.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				info, err := arena.ReadRunInfo(args[0])
+				if err != nil {
+					return usageErr(fmt.Errorf("%s: %w", args[0], err))
+				}
+				out = filepath.Join("runs", info.Experiment)
+			}
+			e, _, err := arena.MergeExperiment(args, out)
+			if err != nil {
+				return dirErr(err)
+			}
+			sum, err := arena.LoadSummary(out, e)
+			if err != nil {
+				return dirErr(err)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), showJSON{Variants: showVariants(sum)})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "merged %d shards into %s\n\n", len(args), out)
+			printExperiment(cmd.OutOrStdout(), sum)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "output directory (default runs/NAME)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged summary as show --json does")
+	return cmd
+}
+
+func experimentShowCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show DIR",
+		Short: "Show an experiment directory's win rates and behaviour metrics",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, info, err := arena.OpenExperimentDir(args[0])
+			if err != nil {
+				return usageErr(err)
+			}
+			sum, err := arena.LoadSummary(args[0], e)
+			if err != nil {
+				return dirErr(err)
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				return writeJSON(w, showJSON{Variants: showVariants(sum)})
+			}
+			done := 0
+			for _, v := range sum.Variants {
+				done += v.Games
+			}
+			fmt.Fprintf(w, "%s: %d of %d games", args[0], done, info.Games)
+			if info.Shards > 1 {
+				fmt.Fprintf(w, " (shard %d/%d)", info.Shard, info.Shards)
+			}
+			fmt.Fprint(w, "\n\n")
+			printExperiment(w, sum)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// showJSON is what `experiment show --json` prints.
+type showJSON struct {
+	Variants []showVariant `json:"variants"`
+}
+
+type showVariant struct {
+	Name  string     `json:"name"`
+	Games int        `json:"games"`
+	Seats []showSeat `json:"seats"`
+}
+
+// showSeat holds a seat's figures; the behaviour metrics are null at
+// detail summary, which records none.
+type showSeat struct {
+	Seat                       int        `json:"seat"`
+	Bot                        string     `json:"bot"`
+	Wins                       int        `json:"wins"`
+	WinRate                    float64    `json:"win_rate"`
+	CI95                       [2]float64 `json:"ci95"`
+	MeanCash                   *float64   `json:"mean_cash"`
+	MinCash                    *float64   `json:"min_cash"`
+	PropertiesBought           *float64   `json:"properties_bought"`
+	AuctionBids                *float64   `json:"auction_bids"`
+	AuctionsWon                *float64   `json:"auctions_won"`
+	TradesProposed             *float64   `json:"trades_proposed"`
+	TradesAccepted             *float64   `json:"trades_accepted"`
+	TradesReceived             *float64   `json:"trades_received"`
+	TradesAcceptedWhenReceived *float64   `json:"trades_accepted_when_received"`
+	HousesBuilt                *float64   `json:"houses_built"`
+	HotelsBuilt                *float64   `json:"hotels_built"`
+	FirstBuildRoundMean        *float64   `json:"first_build_round_mean"`
+	JailTurnsServed            *float64   `json:"jail_turns_served"`
+	JailFinesPaid              *float64   `json:"jail_fines_paid"`
+	Mortgages                  *float64   `json:"mortgages"`
+	Bankruptcies               *float64   `json:"bankruptcies"`
+	NetWorthMean               *float64   `json:"net_worth_mean"`
+}
+
+func showVariants(s arena.ExperimentSummary) []showVariant {
+	vs := []showVariant{}
+	for _, v := range s.Variants {
+		sv := showVariant{Name: v.Name, Games: v.Games, Seats: []showSeat{}}
+		for _, ss := range v.Seats {
+			o := showSeat{Seat: ss.Seat, Bot: ss.Bot, Wins: ss.Wins, WinRate: ss.WinRate, CI95: ss.CI95}
+			if b := ss.Behaviour; b != nil {
+				o.MeanCash, o.MinCash, o.PropertiesBought = &b.MeanCash, &b.MinCash, &b.PropertiesBought
+				o.AuctionBids, o.AuctionsWon = &b.AuctionBids, &b.AuctionsWon
+				o.TradesProposed, o.TradesAccepted, o.TradesReceived = &b.TradesProposed, &b.TradesAccepted, &b.TradesReceived
+				o.TradesAcceptedWhenReceived = &b.TradesAcceptedWhenReceived
+				o.HousesBuilt, o.HotelsBuilt, o.FirstBuildRoundMean = &b.HousesBuilt, &b.HotelsBuilt, b.FirstBuildRoundMean
+				o.JailTurnsServed, o.JailFinesPaid, o.Mortgages = &b.JailTurnsServed, &b.JailFinesPaid, &b.Mortgages
+				o.Bankruptcies, o.NetWorthMean = &b.Bankruptcies, &b.NetWorthMean
+			}
+			sv.Seats = append(sv.Seats, o)
+		}
+		vs = append(vs, sv)
+	}
+	return vs
+}
+
+// printExperiment prints a summary as tables: per variant, game length,
+// win rates and (when recorded) behaviour.
+func printExperiment(w io.Writer, s arena.ExperimentSummary) {
+	fmt.Fprintf(w, "experiment %s, detail %s, seeds %d + %d·j for j < %d\n", s.Experiment, s.Detail, s.Seeds.Start, s.Seeds.Step, s.Seeds.Count)
+	for _, v := range s.Variants {
+		rot := ""
+		if v.Rotate {
+			rot = ", seats rotating"
+		}
+		fmt.Fprintf(w, "\n== %s: %d games%s (%d ended by bankruptcy, %d at the round limit, %d tied)\n", v.Name, v.Games, rot, v.Finished, v.Capped, v.Ties)
+		if v.Games == 0 {
+			continue
+		}
+		r := v.Rounds
+		fmt.Fprintf(w, "rounds: mean %.1f ± %.1f, median %.0f, p10 %.0f, p90 %.0f, max %.0f\n\n", r.Mean, r.CI95, r.Median, r.P10, r.P90, r.Max)
+		fmt.Fprintf(w, "%-4s %-12s %6s %7s  %-16s\n", "seat", "bot", "wins", "rate", "95% CI")
+		for _, ss := range v.Seats {
+			fmt.Fprintf(w, "%-4d %-12s %6d %6.1f%%  [%.1f%%, %.1f%%]\n", ss.Seat, ss.Bot, ss.Wins, 100*ss.WinRate, 100*ss.CI95[0], 100*ss.CI95[1])
+		}
+		if len(v.Seats) == 0 || v.Seats[0].Behaviour == nil {
+			continue
+		}
+		fmt.Fprintf(w, "\nper game (means)  %7s %7s %6s %5s %5s %5s %5s %5s %5s %6s %6s %6s %6s %5s %5s %5s %7s\n",
+			"cash", "min", "bought", "bids", "won", "prop", "acc", "recv", "acc'd", "houses", "hotels", "1stbld", "jail", "fines", "mortg", "bkrpt", "worth")
+		for _, ss := range v.Seats {
+			b := ss.Behaviour
+			first := "-"
+			if b.FirstBuildRoundMean != nil {
+				first = fmt.Sprintf("%.1f", *b.FirstBuildRoundMean)
+			}
+			fmt.Fprintf(w, "%-4d %-12s %7.0f %7.0f %6.2f %5.2f %5.2f %5.2f %5.2f %5.2f %5.2f %6.2f %6.2f %6s %6.2f %5.2f %5.2f %5.2f %7.0f\n",
+				ss.Seat, ss.Bot, b.MeanCash, b.MinCash, b.PropertiesBought, b.AuctionBids, b.AuctionsWon, b.TradesProposed,
+				b.TradesAccepted, b.TradesReceived, b.TradesAcceptedWhenReceived, b.HousesBuilt, b.HotelsBuilt, first,
+				b.JailTurnsServed, b.JailFinesPaid, b.Mortgages, b.Bankruptcies, b.NetWorthMean)
+		}
+	}
+}
