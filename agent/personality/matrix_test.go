@@ -19,16 +19,16 @@ import (
 
 // botStats are one bot's counts over the seats it held.
 type botStats struct {
-	seats                 int     // seat-games played
-	cashSum               float64 // per game: the mean of its cash at its turn starts; summed over games
-	rounds, capped        int
-	proposed, received    int
-	acceptedWhenReceived  int
-	auctionsBid, bought   int
-	firstBuildSum         float64 // round of the first building, over games where it built
-	builtGames            int
-	wins                  int
-	jailRolls, jailLeaves int
+	seats                int     // seat-games played
+	cashSum              float64 // per game: the mean of its cash at its turn starts; summed over games
+	rounds, capped       int
+	proposed, received   int // proposals opening a negotiation (not counter-offers)
+	acceptedWhenReceived int // negotiations it was the target of that ended in a trade
+	auctionsBid, bids    int // auctions it bid in; bids it made
+	bought               int
+	firstBuildSum        float64 // round of the first building, over games where it built
+	builtGames           int
+	wins                 int
 }
 
 func (b *botStats) meanCash() float64 { return b.cashSum / float64(b.seats) }
@@ -113,6 +113,7 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 				case monopoly.EvAuctionStart:
 					bidThis = 0
 				case monopoly.EvBid:
+					seats[p].bids++
 					if bidThis&(1<<p) == 0 {
 						bidThis |= 1 << p
 						seats[p].auctionsBid++
@@ -125,8 +126,6 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 						seats[p].builtGames++
 						seats[p].firstBuildSum += float64(round)
 					}
-				case monopoly.EvStayInJail:
-					seats[p].jailRolls++
 				case monopoly.EvGameOver:
 					if p >= 0 {
 						seats[p].wins++
@@ -157,7 +156,7 @@ var four = []string{"shark", "professor", "hustler", "turtle"}
 
 func report(stats map[string]*botStats) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "bot", "meanCash", "proposed", "received", "accept%", "aucBid", "bought", "1stBuild", "wins%", "rounds", "capped")
+	fmt.Fprintf(&b, "%-10s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s\n", "bot", "meanCash", "proposed", "received", "accept%", "auctions", "bids", "bought", "1stBuild", "wins%", "rounds", "capped")
 	names := make([]string, 0, len(stats))
 	for n := range stats {
 		names = append(names, n)
@@ -165,8 +164,8 @@ func report(stats map[string]*botStats) string {
 	sort.Strings(names)
 	for _, n := range names {
 		s := stats[n]
-		fmt.Fprintf(&b, "%-10s %9.0f %9.2f %9.2f %8.1f%% %9.2f %9.2f %9.2f %6.1f%% %7.1f %6.1f%%\n", n, s.meanCash(),
-			s.perGame(s.proposed), s.perGame(s.received), 100*s.acceptRate(), s.perGame(s.auctionsBid),
+		fmt.Fprintf(&b, "%-10s %9.0f %9.2f %9.2f %8.1f%% %9.2f %9.2f %9.2f %9.2f %6.1f%% %7.1f %6.1f%%\n", n, s.meanCash(),
+			s.perGame(s.proposed), s.perGame(s.received), 100*s.acceptRate(), s.perGame(s.auctionsBid), s.perGame(s.bids),
 			s.perGame(s.bought), s.firstBuild(), 100*s.perGame(s.wins), s.perGame(s.rounds), 100*s.perGame(s.capped))
 	}
 	return b.String()
@@ -212,8 +211,9 @@ func TestMatrixOrderings(t *testing.T) {
 			tu.acceptedWhenReceived, tu.received, 100*tu.acceptRate())
 	}
 	for _, o := range []*botStats{pr, hu, tu} {
-		if float64(sh.auctionsBid) < 1.1*float64(o.auctionsBid) {
-			t.Errorf("the Shark bid in %d auctions, another in %d: want at least 10%% more", sh.auctionsBid, o.auctionsBid)
+		if float64(sh.auctionsBid) < 1.1*float64(o.auctionsBid) || float64(sh.bids) < 1.05*float64(o.bids) {
+			t.Errorf("the Shark bid in %d auctions (%d bids), another in %d (%d bids): want at least 10%% more auctions and 5%% more bids",
+				sh.auctionsBid, sh.bids, o.auctionsBid, o.bids)
 		}
 		if sh.firstBuild() > o.firstBuild()-1 {
 			t.Errorf("the Shark's first building came in round %.1f on average, another's in %.1f: want at least a round earlier",

@@ -99,7 +99,7 @@ var (
 			BuyChance: 0.8, BuildChance: 0.5,
 			TradeChance: 1, AcceptMargin: -0.05, AskMargin: 0.05, Generosity: 0.1, Splurge: 0.2,
 		},
-		style: style{buildOrder: cheapestFirst, bidStep: 0.05, rotate: true, prospects: true, collects: true, packages: true, volume: 1, major: 1, chatter: 0.3},
+		style: style{buildOrder: cheapestFirst, bidStep: 0.1, rotate: true, prospects: true, collects: true, packages: true, volume: 1, major: 1, chatter: 0.3},
 		lines: &hustlerLines,
 	}
 	// Turtle keeps $800-1,200, buys only streets up to $120 (Brown and
