@@ -313,7 +313,11 @@ func (p *Player) fill(v monopoly.View, tmpl string) string {
 		}
 		tmpl = tmpl[i+j+1:]
 	}
-	return b.String()
+	out := b.String()
+	if out != "" && out[0] >= 'a' && out[0] <= 'z' {
+		out = string(out[0]-'a'+'A') + out[1:] // a line opening on "house 3 on ..."
+	}
+	return out
 }
 
 // placeholder renders one placeholder.
