@@ -41,10 +41,21 @@ import (
 // game, negligible in a tournament of hundreds. Ratings are reported
 // with a mean of EloMean over the players.
 //
-// Uncertainty comes from the bootstrap: games are resampled with
-// replacement, the model refitted, and the 2.5% and 97.5% percentiles of
-// each player's rating taken, from a generator seeded by the caller, so
-// the interval is a function of the games and the seed.
+// Uncertainty comes from a parametric bootstrap: each resample keeps
+// the games and their seatings and draws every game's winner afresh from
+// the fitted model; the model is refitted and the 2.5% and 97.5%
+// percentiles of each player's rating taken. The generator is seeded by
+// the caller, so the interval is a function of the games and the seed.
+// Resampling whole games instead (the nonparametric bootstrap) gives the
+// same intervals whenever results vary, since the winners are all the
+// data the model sees, but it collapses to a single point when a player
+// wins every game it plays or none (every resample is then the same),
+// which would claim a certainty twenty games cannot give; the fitted
+// model, held finite by its prior, still gives the other outcome its
+// small chance, and the interval its honest width. Such a player's
+// rating is set by the prior, and so is the outer end of its interval
+// (the point itself): the data say only that it is at least, or at most,
+// the inner end.
 
 // EloScale converts model units (natural log of strength) to Elo points.
 const EloScale = 400 / math.Ln10
@@ -52,34 +63,24 @@ const EloScale = 400 / math.Ln10
 // EloMean is the mean of the reported ratings.
 const EloMean = 1500
 
-// RatingSet collects games for a rating fit.
+// RatingSet collects games for a rating fit. It keeps only the
+// sufficient statistics, so it is small whatever the number of games.
 type RatingSet struct {
 	players int
-	comp    map[string]int32 // composition key -> index
-	counts  [][]float64      // per composition, seats per player
-	games   []ratedGame
-	shares  []playerShare // per game, the players that won a share
-	wins    []float64     // per player, over all games
-	ncomp   []float64     // per composition, games
-}
-
-type ratedGame struct {
-	comp    int32
-	off, nw int32 // shares[off : off+nw]
-}
-
-type playerShare struct {
-	player int32
-	share  float64
+	games   int
+	comp    map[string]int // composition key -> index
+	counts  [][]float64    // per composition, seats per player
+	ncomp   []float64      // per composition, games
+	wins    []float64      // per player, over all games
 }
 
 // NewRatingSet returns an empty set for players numbered 0..players-1.
 func NewRatingSet(players int) *RatingSet {
-	return &RatingSet{players: players, comp: map[string]int32{}, wins: make([]float64, players)}
+	return &RatingSet{players: players, comp: map[string]int{}, wins: make([]float64, players)}
 }
 
 // Games returns how many games the set holds.
-func (r *RatingSet) Games() int { return len(r.games) }
+func (r *RatingSet) Games() int { return r.games }
 
 // Add records one game: the player in each seat and each seat's share of
 // the win (1 for the winner and 0 for the others; 1/k to each of k seats
@@ -110,7 +111,7 @@ func (r *RatingSet) Add(seats []int, shares []float64) error {
 	}
 	ci, ok := r.comp[key.String()]
 	if !ok {
-		ci = int32(len(r.counts))
+		ci = len(r.counts)
 		r.comp[key.String()] = ci
 		cs := make([]float64, r.players)
 		for p, c := range counts {
@@ -119,22 +120,11 @@ func (r *RatingSet) Add(seats []int, shares []float64) error {
 		r.counts = append(r.counts, cs)
 		r.ncomp = append(r.ncomp, 0)
 	}
-	g := ratedGame{comp: ci, off: int32(len(r.shares))}
-	for p := range counts {
-		w := 0.0
-		for s, q := range seats {
-			if q == p {
-				w += shares[s]
-			}
-		}
-		if w > 0 {
-			r.shares = append(r.shares, playerShare{int32(p), w})
-			r.wins[p] += w
-		}
+	for s, p := range seats {
+		r.wins[p] += shares[s]
 	}
-	g.nw = int32(len(r.shares)) - g.off
-	r.games = append(r.games, g)
 	r.ncomp[ci]++
+	r.games++
 	return nil
 }
 
@@ -144,37 +134,56 @@ func (r *RatingSet) Elo() []float64 {
 }
 
 // Bootstrap returns the point ratings of Elo and each player's 95%
-// percentile interval over resamples bootstrap resamples of the games,
-// drawn from seed.
+// interval from resamples parametric bootstrap resamples drawn from seed.
 func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [][2]float64) {
 	theta := r.fit(r.ncomp, r.wins, nil)
 	elo = toElo(theta)
 	ci95 = make([][2]float64, r.players)
-	n := len(r.games)
-	if n == 0 || resamples <= 0 {
+	if r.games == 0 || resamples <= 0 {
 		for p := range ci95 {
 			ci95[p] = [2]float64{elo[p], elo[p]}
 		}
 		return elo, ci95
+	}
+	// Per composition, the cumulative probabilities of the players'
+	// winning under the fitted model.
+	type table struct {
+		players []int
+		cum     []float64
+	}
+	tables := make([]table, len(r.counts))
+	q := make([]float64, r.players)
+	for c, counts := range r.counts {
+		winProbs(theta, counts, q)
+		acc := 0.0
+		for p, x := range q {
+			if counts[p] > 0 {
+				acc += x
+				tables[c].players = append(tables[c].players, p)
+				tables[c].cum = append(tables[c].cum, acc)
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x626f6f7473747270)) // "bootstrp"
 	draws := make([][]float64, r.players)
 	for p := range draws {
 		draws[p] = make([]float64, resamples)
 	}
-	ncomp := make([]float64, len(r.counts))
 	wins := make([]float64, r.players)
 	for b := range resamples {
-		clear(ncomp)
 		clear(wins)
-		for range n {
-			g := r.games[rng.IntN(n)]
-			ncomp[g.comp]++
-			for _, w := range r.shares[g.off : g.off+g.nw] {
-				wins[w.player] += w.share
+		for c, tb := range tables {
+			last := len(tb.cum) - 1
+			for range int(r.ncomp[c]) {
+				u := rng.Float64() * tb.cum[last]
+				i := 0
+				for i < last && u >= tb.cum[i] {
+					i++
+				}
+				wins[tb.players[i]]++
 			}
 		}
-		e := toElo(r.fit(ncomp, wins, theta))
+		e := toElo(r.fit(r.ncomp, wins, theta))
 		for p := range e {
 			draws[p][b] = e[p]
 		}

@@ -191,8 +191,28 @@ func TestRatingEqualAndExtreme(t *testing.T) {
 	if !(elo[0] > elo[2] && elo[2] > elo[1]) {
 		t.Errorf("ratings %v: want winner > half-drawer > never-winner", elo)
 	}
+	for p := range elo {
+		if ci[p][0] > elo[p] || elo[p] > ci[p][1] || ci[p][1]-ci[p][0] < 1 {
+			t.Errorf("player %d: %.0f in %v", p, elo[p], ci[p])
+		}
+	}
 	if math.Abs(rs.wins[0]-250) > 1e-9 || math.Abs(rs.wins[2]-50) > 1e-9 {
 		t.Errorf("wins %v, want [250 0 50]", rs.wins)
+	}
+}
+
+// Twenty games all won by one player are no certainty: the interval
+// keeps a width (resampling the games themselves would give none).
+func TestRatingSeparated(t *testing.T) {
+	rs := NewRatingSet(2)
+	for range 20 {
+		rs.Add([]int{0, 1}, []float64{1, 0})
+	}
+	elo, ci := rs.Bootstrap(500, 1)
+	for p := range elo {
+		if w := ci[p][1] - ci[p][0]; w < 100 || ci[p][0] > elo[p] || elo[p] > ci[p][1] {
+			t.Errorf("player %d: %.0f in %v", p, elo[p], ci[p])
+		}
 	}
 }
 

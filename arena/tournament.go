@@ -292,8 +292,8 @@ func (a *Tally) Rolls() int64 { return a.rolls }
 // Decisions returns the decisions the bots answered in the games.
 func (a *Tally) Decisions() int64 { return a.decisions }
 
-// Add counts game g, which must be the next game of the tournament: the
-// bootstrap resamples games by index.
+// Add counts game g, which must be the next game of the tournament, so
+// that a tally always holds the games a run has finished, in order.
 func (a *Tally) Add(g TournamentGame) error {
 	if g.Game != a.games {
 		return fmt.Errorf("arena: game %d counted after %d games", g.Game, a.games)
@@ -414,32 +414,36 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 	for p, name := range t.names {
 		b := BotResult{Standing: Standing{Name: name, SeatsPlayed: a.seats[p], Wins: a.wins[p],
 			Rating: elo[p], RatingCI95: eloCI[p]}, GamesPlayed: a.appear[p]}
-		lo, hi := stats.Wilson(a.wins[p], a.games)
-		b.CI95 = [2]float64{lo, hi}
 		if a.games > 0 {
 			b.WinShare = a.wins[p] / float64(a.games)
 			b.Parity = float64(a.seats[p]) / float64(a.games*t.Players)
 		}
+		b.CI95 = wilson(a.wins[p], a.games, b.WinShare, 1)
 		if a.seats[p] > 0 {
 			// Per seat: the share of the games it played in, spread
 			// over the seats it held in them.
-			k := float64(a.appear[p]) / float64(a.seats[p])
 			b.PerSeat = a.wins[p] / float64(a.seats[p])
-			lo, hi := stats.Wilson(a.wins[p], a.appear[p])
-			b.PerSeatCI95 = [2]float64{lo * k, hi * k}
+			b.PerSeatCI95 = wilson(a.wins[p], a.appear[p], b.PerSeat, float64(a.appear[p])/float64(a.seats[p]))
 		}
 		s.Bots = append(s.Bots, b)
 	}
 	for seat, w := range a.seatWins {
 		r := SeatResult{Seat: seat, Wins: w}
-		lo, hi := stats.Wilson(w, a.games)
-		r.CI95 = [2]float64{lo, hi}
 		if a.games > 0 {
 			r.Rate = w / float64(a.games)
 		}
+		r.CI95 = wilson(w, a.games, r.Rate, 1)
 		s.Seats = append(s.Seats, r)
 	}
 	return s
+}
+
+// wilson returns Wilson's interval for wins out of n, scaled by k, and
+// widened by the rounding error that can leave rate (wins/n·k) just
+// outside it when all or none are wins.
+func wilson(wins float64, n int, rate, k float64) [2]float64 {
+	lo, hi := stats.Wilson(wins, n)
+	return [2]float64{min(lo*k, rate), max(hi*k, rate)}
 }
 
 // Standings returns the --json form of the summary.

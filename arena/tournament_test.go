@@ -179,8 +179,9 @@ func rulesWith(t *testing.T, yaml string) *monopoly.Rules {
 // The records and the summary are the same, byte for byte, on 1, 2 and 3
 // workers; and any game replays alone.
 func TestTournamentWorkers(t *testing.T) {
-	c := TournamentConfig{Rules: rulesWith(t, "max_rounds: 80"), Bots: []string{"baseline", "random", "baseline", "random"},
-		Players: 4, Games: 40, Seed: 9}
+	// Ten rounds: short games, the richest wins, and random wins some.
+	c := TournamentConfig{Rules: rulesWith(t, "max_rounds: 10"), Bots: []string{"baseline", "random", "baseline", "random"},
+		Players: 4, Games: 60, Seed: 9}
 	var want string
 	for _, w := range []int{1, 2, 3} {
 		c.Workers = w
