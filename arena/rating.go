@@ -145,24 +145,13 @@ func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [
 		}
 		return elo, ci95
 	}
-	// Per composition, the cumulative probabilities of the players'
-	// winning under the fitted model.
-	type table struct {
-		players []int
-		cum     []float64
-	}
-	tables := make([]table, len(r.counts))
-	q := make([]float64, r.players)
+	// Per composition, the players' chances of winning under the fitted
+	// model; a resample draws each composition's wins from the
+	// multinomial distribution at once.
+	q := make([][]float64, len(r.counts))
 	for c, counts := range r.counts {
-		winProbs(theta, counts, q)
-		acc := 0.0
-		for p, x := range q {
-			if counts[p] > 0 {
-				acc += x
-				tables[c].players = append(tables[c].players, p)
-				tables[c].cum = append(tables[c].cum, acc)
-			}
-		}
+		q[c] = make([]float64, r.players)
+		winProbs(theta, counts, q[c])
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x626f6f7473747270)) // "bootstrp"
 	draws := make([][]float64, r.players)
@@ -172,15 +161,19 @@ func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [
 	wins := make([]float64, r.players)
 	for b := range resamples {
 		clear(wins)
-		for c, tb := range tables {
-			last := len(tb.cum) - 1
-			for range int(r.ncomp[c]) {
-				u := rng.Float64() * tb.cum[last]
-				i := 0
-				for i < last && u >= tb.cum[i] {
-					i++
+		for c, qc := range q {
+			left, mass := int(r.ncomp[c]), 1.0
+			for p, x := range qc {
+				if x == 0 || left == 0 {
+					continue
 				}
-				wins[tb.players[i]]++
+				k := left
+				if x < mass {
+					k = binomial(rng, left, x/mass)
+				}
+				wins[p] += float64(k)
+				left -= k
+				mass -= x
 			}
 		}
 		e := toElo(r.fit(r.ncomp, wins, theta))
@@ -193,6 +186,53 @@ func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [
 		ci95[p] = [2]float64{percentile(d, 0.025), percentile(d, 0.975)}
 	}
 	return elo, ci95
+}
+
+// binomial draws from the binomial distribution (n trials of success
+// probability p) exactly, in O(log n) steps rather than n: a binomial
+// count is the number of n uniform numbers below p, and the i-th smallest
+// of them, drawn directly from its Beta(i, n+1-i) distribution, splits
+// the others into i-1 uniform below it and n-i uniform above it, of which
+// only one side is still undecided (Devroye, Non-Uniform Random Variate
+// Generation, X.4). A few trials are left to count one by one.
+func binomial(rng *rand.Rand, n int, p float64) int {
+	k := 0
+	for n > 16 && p > 0 && p < 1 {
+		i := (n + 1) / 2
+		x := gammaInt(rng, i)
+		x /= x + gammaInt(rng, n+1-i) // Beta(i, n+1-i)
+		if p < x {
+			n, p = i-1, p/x
+		} else {
+			k += i
+			n, p = n-i, (p-x)/(1-x)
+		}
+	}
+	for range n {
+		if rng.Float64() < p {
+			k++
+		}
+	}
+	return k
+}
+
+// gammaInt draws from the gamma distribution of shape a ≥ 1 and scale 1
+// (Marsaglia and Tsang's method).
+func gammaInt(rng *rand.Rand, a int) float64 {
+	d := float64(a) - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rng.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := rng.Float64()
+		if u < 1-0.0331*x*x*x*x || math.Log(u) < x*x/2+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
 }
 
 // percentile interpolates the q-quantile of sorted xs.

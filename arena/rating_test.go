@@ -251,3 +251,63 @@ func BenchmarkRatingBootstrap(b *testing.B) {
 		rs.Bootstrap(1000, 1)
 	}
 }
+
+// The binomial sampler has the binomial distribution: over 20,000 draws
+// its mean and variance are within four standard errors of np and
+// np(1-p), and for n = 40 (split once into halves, then counted) the
+// frequency of every count matches the probability mass (chi-square).
+func TestBinomial(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const draws = 20000
+	for _, tc := range []struct {
+		n int
+		p float64
+	}{{10, 0.3}, {40, 0.5}, {1000, 0.25}, {10000, 0.001}, {100000, 0.97}, {17, 0.9}} {
+		xs := make([]float64, draws)
+		freq := make([]float64, tc.n+1)
+		for i := range xs {
+			k := binomial(rng, tc.n, tc.p)
+			if k < 0 || k > tc.n {
+				t.Fatalf("Bin(%d, %v) drew %d", tc.n, tc.p, k)
+			}
+			xs[i] = float64(k)
+			freq[k]++
+		}
+		mean, varc := 0.0, 0.0
+		for _, x := range xs {
+			mean += x
+		}
+		mean /= draws
+		for _, x := range xs {
+			varc += (x - mean) * (x - mean)
+		}
+		varc /= draws - 1
+		n := float64(tc.n)
+		mu, v := n*tc.p, n*tc.p*(1-tc.p)
+		if se := math.Sqrt(v / draws); math.Abs(mean-mu) > 4*se {
+			t.Errorf("Bin(%d, %v): mean %.4f, want %.4f ± %.4f", tc.n, tc.p, mean, mu, 4*se)
+		}
+		// The variance of a sample variance is about 2v²/draws here.
+		if se := v * math.Sqrt(2.0/draws); math.Abs(varc-v) > 4*se {
+			t.Errorf("Bin(%d, %v): variance %.4f, want %.4f ± %.4f", tc.n, tc.p, varc, v, 4*se)
+		}
+		if tc.n == 40 {
+			chi2, df := 0.0, -1
+			for k, f := range freq {
+				lg, _ := math.Lgamma(n + 1)
+				lk, _ := math.Lgamma(float64(k) + 1)
+				lr, _ := math.Lgamma(n - float64(k) + 1)
+				e := draws * math.Exp(lg-lk-lr+float64(k)*math.Log(tc.p)+(n-float64(k))*math.Log(1-tc.p))
+				if e < 5 {
+					continue
+				}
+				chi2 += (f - e) * (f - e) / e
+				df++
+			}
+			// The 99.9% point of chi-square is below df + 5·sqrt(2df).
+			if chi2 > float64(df)+5*math.Sqrt(2*float64(df)) {
+				t.Errorf("Bin(40, 0.5): chi-square %.1f on %d degrees of freedom", chi2, df)
+			}
+		}
+	}
+}

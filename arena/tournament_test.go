@@ -293,3 +293,36 @@ func TestTournamentStrongerBot(t *testing.T) {
 		t.Error("game 1 counted first")
 	}
 }
+
+// BenchmarkTournamentGame plays one game of a baseline/random tournament
+// per iteration at one table, as a worker does; BenchmarkTournamentSimGame
+// plays the same bots in fixed seats, as gopoly sim does: the difference
+// is the cost of rotating seats and recording the game.
+func BenchmarkTournamentGame(b *testing.B) {
+	tn, err := NewTournament(TournamentConfig{Rules: benchRules(b), Bots: []string{"baseline", "random", "baseline", "random"}, Players: 4, Games: 1, Seed: 7})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var t Table
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tn.PlayGame(i, &t); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkTournamentSimGame(b *testing.B) {
+	c := Config{Rules: benchRules(b), Players: 4, Bots: []string{"baseline", "random", "baseline", "random"}, Seed: 7, Games: 1}
+	var t Table
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.RunGame(i, &t); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
