@@ -195,7 +195,7 @@ type TournamentGame struct {
 	Entrants []int    `json:"entrants"` // entrant per seat (index in the entrant list)
 	Winner   int      `json:"winner"`   // seat; -1 when a timed game tied
 	Tied     []int    `json:"tied,omitempty"`
-	Rounds   int      `json:"rounds"`
+	Rounds   int      `json:"rounds"` // rounds played: max_rounds when capped
 	Capped   bool     `json:"capped"`
 	NetWorth []int    `json:"net_worth"` // per seat, at the end
 	// Rolls and Decisions are for speed figures, not the record.
@@ -233,6 +233,11 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 	}
 	end := tb.Game()
 	g.Winner, g.Rounds, g.Capped, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Rolls, res.Decisions
+	if g.Capped {
+		// The engine's round counter has moved on to the round that was
+		// not played.
+		g.Rounds = t.Rules.MaxRounds
+	}
 	g.NetWorth = make([]int, t.Players)
 	best := -1
 	for s := range g.NetWorth {

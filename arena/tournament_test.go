@@ -221,6 +221,9 @@ func TestTournamentScoring(t *testing.T) {
 	games, tally := playAll(t, tn)
 	ties := 0
 	for _, g := range games {
+		if !g.Capped || g.Rounds != 1 {
+			t.Fatalf("game %d: capped %v after %d rounds of a one-round game", g.Game, g.Capped, g.Rounds)
+		}
 		sum := 0.0
 		for _, s := range g.Shares() {
 			sum += s
@@ -239,7 +242,7 @@ func TestTournamentScoring(t *testing.T) {
 			continue
 		}
 		ties++
-		if len(g.Tied) < 2 || !g.Capped {
+		if len(g.Tied) < 2 {
 			t.Fatalf("game %d: tied %v, capped %v", g.Game, g.Tied, g.Capped)
 		}
 		for s, w := range g.NetWorth {
