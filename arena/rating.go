@@ -20,8 +20,9 @@ import (
 // model is the multiplayer form of Bradley–Terry, the model behind Elo:
 // two players alone at a table meet with the Elo expected score
 // 1/(1 + 10^(-(R_a-R_b)/400)) once r is put on the Elo scale (EloScale
-// points per unit), so a rating difference reads as usual, and a game of
-// four seats is the Elo expectation against the sum of the other three.
+// points per unit), so a rating difference reads as usual; at a table of
+// four, a seat's chance is 10^(R/400) over the sum of the four (120 Elo
+// above three equal players is a 40% win rate, against 25% at parity).
 //
 // Why this model rather than multiplayer Elo or TrueSkill: the games of a
 // tournament are exchangeable (no player improves between games), so
@@ -46,9 +47,11 @@ import (
 // the fitted model; the model is refitted and the 2.5% and 97.5%
 // percentiles of each player's rating taken. The generator is seeded by
 // the caller, so the interval is a function of the games and the seed.
-// Resampling whole games instead (the nonparametric bootstrap) gives the
-// same intervals whenever results vary, since the winners are all the
-// data the model sees, but it collapses to a single point when a player
+// A resample draws each composition's wins at once, as a multinomial, so
+// its cost does not grow with the number of games. Resampling whole games
+// instead (the nonparametric bootstrap) gives nearly the same intervals
+// whenever results vary, since the winners are all the data the model
+// sees, but it collapses to a single point when a player
 // wins every game it plays or none (every resample is then the same),
 // which would claim a certainty twenty games cannot give; the fitted
 // model, held finite by its prior, still gives the other outcome its
@@ -149,9 +152,15 @@ func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [
 	// model; a resample draws each composition's wins from the
 	// multinomial distribution at once.
 	q := make([][]float64, len(r.counts))
+	last := make([]int, len(r.counts)) // the last player with a chance
 	for c, counts := range r.counts {
 		q[c] = make([]float64, r.players)
 		winProbs(theta, counts, q[c])
+		for p, x := range q[c] {
+			if x > 0 {
+				last[c] = p
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x626f6f7473747270)) // "bootstrp"
 	draws := make([][]float64, r.players)
@@ -167,9 +176,9 @@ func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [
 				if x == 0 || left == 0 {
 					continue
 				}
-				k := left
-				if x < mass {
-					k = binomial(rng, left, x/mass)
+				k := left // the last takes what is left, whatever the rounding
+				if p != last[c] {
+					k = binomial(rng, left, min(1, x/mass))
 				}
 				wins[p] += float64(k)
 				left -= k
@@ -193,8 +202,8 @@ func (r *RatingSet) Bootstrap(resamples int, seed uint64) (elo []float64, ci95 [
 // count is the number of n uniform numbers below p, and the i-th smallest
 // of them, drawn directly from its Beta(i, n+1-i) distribution, splits
 // the others into i-1 uniform below it and n-i uniform above it, of which
-// only one side is still undecided (Devroye, Non-Uniform Random Variate
-// Generation, X.4). A few trials are left to count one by one.
+// only one side is still undecided (after Devroye, Non-Uniform Random
+// Variate Generation, 1986). A few trials are left to count one by one.
 func binomial(rng *rand.Rand, n int, p float64) int {
 	k := 0
 	for n > 16 && p > 0 && p < 1 {
