@@ -56,7 +56,7 @@ Ctrl-C stops and reports the games finished so far.`,
 			if len(names) == 0 {
 				return usageErr(errors.New("tournament: --bots names the bots, at least two, comma-separated"))
 			}
-			if !cmd.Flags().Changed("players") {
+			if players == 0 {
 				players = max(2, min(4, len(names)))
 			}
 			if resamples < 100 || resamples > 100_000 {
@@ -137,7 +137,7 @@ Ctrl-C stops and reports the games finished so far.`,
 	f := cmd.Flags()
 	f.StringVar(&bots, "bots", "", "comma-separated bots, one per seat they hold (a name given k times holds k seats)")
 	f.IntVar(&games, "games", 1000, "number of games")
-	f.IntVar(&players, "players", 4, "seats per game (2-8; default 4, or the number of bots when fewer)")
+	f.IntVar(&players, "players", 0, "seats per game, 2-8 (0: 4, or the number of bots when fewer)")
 	f.Uint64Var(&seed, "seed", 1, "run seed: seatings, games and the bootstrap")
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game, a tie is shared (0: none)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
