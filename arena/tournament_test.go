@@ -329,3 +329,24 @@ func BenchmarkTournamentSimGame(b *testing.B) {
 		i++
 	}
 }
+
+// With more entrants than seats, each bot sits out some games: seats and
+// games played follow the plan (4 of every 5 games for each entrant).
+func TestTournamentSubsets(t *testing.T) {
+	tn := newTournament(t, TournamentConfig{Rules: rulesWith(t, "max_rounds: 8"),
+		Bots: []string{"random", "baseline", "random", "random", "random"}, Players: 4, Games: 50, Seed: 2})
+	_, tally := playAll(t, tn)
+	s := tally.Summary(100)
+	r, b := s.Bots[0], s.Bots[1]
+	if b.Name != "baseline" || b.SeatsPlayed != 40 || b.GamesPlayed != 40 || r.SeatsPlayed != 160 || r.GamesPlayed != 50 {
+		t.Fatalf("random %+v\nbaseline %+v", r, b)
+	}
+	if math.Abs(b.Parity-0.2) > 1e-12 || math.Abs(b.WinShare+r.WinShare-1) > 1e-12 {
+		t.Errorf("baseline parity %v, shares %v + %v", b.Parity, b.WinShare, r.WinShare)
+	}
+	// Ten games without baseline all go to random, and say nothing of
+	// the two bots' difference; baseline still rates higher.
+	if r.Wins < 10 || b.Rating <= r.Rating {
+		t.Errorf("random %v wins, rated %.0f; baseline %.0f", r.Wins, r.Rating, b.Rating)
+	}
+}
