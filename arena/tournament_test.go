@@ -297,23 +297,22 @@ func TestTournamentStrongerBot(t *testing.T) {
 	}
 }
 
-// BenchmarkTournamentGame plays one game of a baseline/random tournament
-// per iteration at one table, as a worker does; BenchmarkTournamentSimGame
-// plays the same bots in fixed seats, as gopoly sim does: the difference
-// is the cost of rotating seats and recording the game.
+// BenchmarkTournamentGame plays games of a baseline/random tournament on
+// one worker, as gopoly tournament does (a game per iteration);
+// BenchmarkTournamentSimGame plays the same bots in fixed seats, as
+// gopoly sim does: the difference is the cost of rotating seats and
+// recording the games. (b.N, not b.Loop: the games of a run go through
+// one Play, which keeps its tables from game to game.)
 func BenchmarkTournamentGame(b *testing.B) {
-	tn, err := NewTournament(TournamentConfig{Rules: benchRules(b), Bots: []string{"baseline", "random", "baseline", "random"}, Players: 4, Games: 1, Seed: 7})
+	tn, err := NewTournament(TournamentConfig{Rules: benchRules(b), Bots: []string{"baseline", "random", "baseline", "random"},
+		Players: 4, Games: b.N, Seed: 7, Workers: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	var t Table
-	i := 0
 	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := tn.PlayGame(i, &t); err != nil {
-			b.Fatal(err)
-		}
-		i++
+	b.ResetTimer()
+	if err := tn.Play(context.Background(), func(TournamentGame) error { return nil }); err != nil {
+		b.Fatal(err)
 	}
 }
 
