@@ -70,17 +70,19 @@ Ctrl-C stops and reports the games finished so far.`,
 			if t.Workers <= 0 {
 				t.Workers = runtime.GOMAXPROCS(0)
 			}
-			var jsonl *bufio.Writer
+			var (
+				jsonl *bufio.Writer
+				jf    *os.File
+			)
 			if outDir != "" {
 				if err := os.MkdirAll(outDir, 0o755); err != nil {
 					return usageErr(fmt.Errorf("tournament: --out: %w", err))
 				}
-				f, err := os.Create(filepath.Join(outDir, "games.jsonl"))
-				if err != nil {
+				if jf, err = os.Create(filepath.Join(outDir, "games.jsonl")); err != nil {
 					return usageErr(fmt.Errorf("tournament: --out: %w", err))
 				}
-				defer f.Close()
-				jsonl = bufio.NewWriterSize(f, 1<<16)
+				defer jf.Close() // on the error paths; closed below otherwise
+				jsonl = bufio.NewWriterSize(jf, 1<<16)
 			}
 
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -111,6 +113,9 @@ Ctrl-C stops and reports the games finished so far.`,
 			}
 			if jsonl != nil {
 				if err := jsonl.Flush(); err != nil {
+					return fmt.Errorf("tournament: %w", err)
+				}
+				if err := jf.Close(); err != nil {
 					return fmt.Errorf("tournament: %w", err)
 				}
 			}
