@@ -62,6 +62,12 @@ func TestSummarizeAddsUp(t *testing.T) {
 			t.Fatalf("a game of %d rolls counted %d decisions", r.Rolls, r.Decisions)
 		}
 		decisions += r.Decisions
+		if r.Rounds > 150 || r.Capped != (r.Rounds == 150) {
+			t.Fatalf("a game of %d rounds, capped %v, under a 150-round limit", r.Rounds, r.Capped)
+		}
+	}
+	if s.Capped == 0 {
+		t.Fatal("no game reached the round limit: the check above checked nothing")
 	}
 	if s.Decisions != decisions {
 		t.Fatalf("summary counts %d decisions, the games %d", s.Decisions, decisions)

@@ -234,11 +234,6 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 	}
 	end := tb.Game()
 	g.Winner, g.Rounds, g.Capped, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Rolls, res.Decisions
-	if g.Capped {
-		// The engine's round counter has moved on to the round that was
-		// not played.
-		g.Rounds = t.Rules.MaxRounds
-	}
 	g.NetWorth = make([]int, t.Players)
 	best := -1
 	for s := range g.NetWorth {
