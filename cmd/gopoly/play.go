@@ -84,7 +84,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 1, "game seed: the same seed plays the same game")
-	f.StringVar(&bots, "bots", "baseline", "comma-separated bots per seat, repeated if fewer than the players")
+	f.StringVar(&bots, "bots", "shark,professor,hustler,turtle", "comma-separated bots per seat, repeated if fewer than the players")
 	f.IntVar(&players, "players", 4, "players (2-8)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
 	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats and per seat, values or {mean, std}")
