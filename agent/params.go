@@ -44,7 +44,8 @@ type Params struct {
 	// candidates costs c × Rollouts rollouts.
 	Rollouts int `yaml:"rollouts" json:"rollouts"`
 	// Horizon is how many rounds a rollout plays before it is scored
-	// (0: to the end of the game, or at most 200 rounds).
+	// (0: to the end of the game, or at most 200 rounds); for the
+	// Professor, the horizon for the rent a rival's monopoly would cost it.
 	Horizon int `yaml:"horizon" json:"horizon"`
 	// WinWeight is the score of a rollout it wins; one that ends at the
 	// horizon scores WinWeight times its share of the players' value
@@ -77,6 +78,25 @@ type Params struct {
 	// ThinCash: the adaptive player plans its building when building as
 	// much as its cash allows would leave it less than this.
 	ThinCash int `yaml:"thin_cash" json:"thin_cash"`
+
+	// Personalities (001's comparison matrix; package agent/personality).
+	ReserveMax    int     `yaml:"reserve_max" json:"reserve_max"`         // the reserve grows with the largest rent it could owe, from cash_reserve up to this
+	BuyPriceCap   int     `yaml:"buy_price_cap" json:"buy_price_cap"`     // buys only up to this printed price unless it completes a group; above it bids only for a bargain (0: any)
+	BuyChance     float64 `yaml:"buy_chance" json:"buy_chance"`           // chance of buying a street it neither needs nor favours
+	BuildCover    float64 `yaml:"build_cover" json:"build_cover"`         // builds only while keeping this many times the cost of developing the group to hotels
+	BuildChance   float64 `yaml:"build_chance" json:"build_chance"`       // chance, drawn per turn, of being in the mood to build
+	BuildOnCredit int     `yaml:"build_on_credit" json:"build_on_credit"` // 1: mortgages properties outside its groups to pay for houses
+	Hurdle        float64 `yaml:"hurdle" json:"hurdle"`                   // least expected rent per opponent turn per dollar (landing model) worth buying or building
+	LandingWeight float64 `yaml:"landing_weight" json:"landing_weight"`   // how far landing frequencies move its valuation (0: printed prices)
+	RailWeight    float64 `yaml:"rail_weight" json:"rail_weight"`         // railroads and utilities valued at this times their price
+	BidFactor     float64 `yaml:"bid_factor" json:"bid_factor"`           // bids up to this times its valuation for a property that neither completes nor blocks
+	BidChance     float64 `yaml:"bid_chance" json:"bid_chance"`           // chance of taking part in an auction at all
+	TradeChance   float64 `yaml:"trade_chance" json:"trade_chance"`       // chance, per decision phase, of looking for trades
+	AcceptMargin  float64 `yaml:"accept_margin" json:"accept_margin"`     // accepts a trade gaining at least this fraction of what it gives (negative: mild losses)
+	AskMargin     float64 `yaml:"ask_margin" json:"ask_margin"`           // offers partners this fraction of the value at stake on top of a fair price (negative: lowballs)
+	AskStep       float64 `yaml:"ask_step" json:"ask_step"`               // after each refusal, offers this fraction more (the first retry at least a fair price)
+	Generosity    float64 `yaml:"generosity" json:"generosity"`           // the most it overpays in an offer, as a fraction of what it receives
+	Splurge       float64 `yaml:"splurge" json:"splurge"`                 // with cash above twice reserve_max, offers up to this fraction more, growing with the excess
 }
 
 // ParamSpec is a set of parameter overrides for one seat: each named knob

@@ -85,7 +85,7 @@ type Config struct {
 // GameResult is the outcome of one game.
 type GameResult struct {
 	Winner    int // -1: none (a timed game tied)
-	Rounds    int
+	Rounds    int // rounds played: max_rounds when capped
 	Rolls     int64
 	Decisions int64 // answered by the agents
 	Capped    bool

@@ -97,3 +97,28 @@ func TestSimulateCancelled(t *testing.T) {
 		t.Fatal("the games kept from a cancelled run differ from the full run's")
 	}
 }
+
+// A game stopped at the round limit reports the rounds it played.
+func TestCappedRounds(t *testing.T) {
+	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 20"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Config{Rules: r, Players: 4, Bots: []string{"baseline"}, Seed: 3, Games: 30}
+	res, err := Simulate(context.Background(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped := 0
+	for _, g := range res {
+		if g.Rounds > 20 || g.Capped != (g.Rounds == 20) {
+			t.Fatalf("a game of %d rounds, capped %v, under a 20-round limit", g.Rounds, g.Capped)
+		}
+		if g.Capped {
+			capped++
+		}
+	}
+	if capped == 0 {
+		t.Fatal("no game reached the limit: nothing checked")
+	}
+}

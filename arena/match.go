@@ -73,7 +73,11 @@ func (t *Table) Play(m Match) (GameResult, error) {
 	if err != nil {
 		return GameResult{}, fmt.Errorf("seed %d: %w", m.Seed, err)
 	}
-	return GameResult{Winner: g.Winner(), Rounds: g.Round(), Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped()}, nil
+	rounds := g.Round()
+	if g.Capped() {
+		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
+	}
+	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped()}, nil
 }
 
 // Game returns the table's game: after Play, the position it ended in.

@@ -3,5 +3,6 @@ package arena
 // The players a run can seat register themselves when imported.
 import (
 	_ "github.com/gopoly/gopoly/agent/bots"
+	_ "github.com/gopoly/gopoly/agent/personality"
 	_ "github.com/gopoly/gopoly/agent/planning"
 )

@@ -70,6 +70,9 @@ type Bar struct {
 type BarChart struct {
 	Title, YLabel string
 	Bars          []Bar
+	// Ref, when set, draws a dashed horizontal line at that value: the
+	// rate every bar would show by chance, say.
+	Ref *float64
 	// YMin and YMax fix the Y range when set.
 	YMin, YMax    *float64
 	Width, Height vg.Length
@@ -254,6 +257,18 @@ func (c BarChart) Save(path string) error {
 	}
 	eb.LineStyle.Width = vg.Points(1.5)
 	p.Add(eb)
+	if c.Ref != nil {
+		if math.IsNaN(*c.Ref) || math.IsInf(*c.Ref, 0) {
+			return errors.New("chart: non-finite reference line")
+		}
+		n := float64(len(c.Bars))
+		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: *c.Ref}, {X: n - 0.5, Y: *c.Ref}})
+		if err != nil {
+			return fmt.Errorf("chart: %w", err)
+		}
+		l.LineStyle = draw.LineStyle{Color: Colour(3), Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}}
+		p.Add(l)
+	}
 	p.NominalX(names...)
 	if c.YMin != nil {
 		p.Y.Min = *c.YMin

@@ -70,3 +70,27 @@ func TestBarChart(t *testing.T) {
 		t.Fatal("NaN bar accepted")
 	}
 }
+
+// A reference line is drawn (dashed, across the bars) only when asked.
+func TestBarChartRef(t *testing.T) {
+	dir := t.TempDir()
+	c := BarChart{Bars: []Bar{{Label: "A", Value: 0.4, Lo: 0.3, Hi: 0.5}, {Label: "B", Value: 0.2, Lo: 0.1, Hi: 0.3}}}
+	plain := filepath.Join(dir, "plain.svg")
+	if err := c.Save(plain); err != nil {
+		t.Fatal(err)
+	}
+	c.Ref = Ptr(0.25)
+	ref := filepath.Join(dir, "ref.svg")
+	if err := c.Save(ref); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(plain)
+	b, _ := os.ReadFile(ref)
+	if bytes.Contains(a, []byte("stroke-dasharray")) || !bytes.Contains(b, []byte("stroke-dasharray")) {
+		t.Error("the dashed reference line is not where it was asked for")
+	}
+	c.Ref = Ptr(math.Inf(1))
+	if err := c.Save(filepath.Join(dir, "inf.png")); err == nil {
+		t.Error("an infinite reference line accepted")
+	}
+}

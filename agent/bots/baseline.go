@@ -199,7 +199,12 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			if o, ok := b.findTrade(v, me); ok {
 				b.offer = o
 				nt.key = 0
-				return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}
+				// The rules may allow no proposal now (trades_per_phase,
+				// trades_per_turn).
+				if a := (monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}); v.Check(a) == nil {
+					return a
+				}
+				b.pending = monopoly.TradeOffer{}
 			}
 			nt.key = key
 		}

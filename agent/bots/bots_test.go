@@ -33,6 +33,8 @@ func TestBotsPlayLegalGamesThatEnd(t *testing.T) {
 		{[]string{"baseline", "random", "baseline", "random"}, "", 0.9},
 		{[]string{"baseline"}, "deal_protocol: sealed", 0.98},
 		{[]string{"baseline", "random"}, "counter_offers: 5", 0.9},
+		{[]string{"baseline"}, "trades_per_phase: 0", 0}, // no trades: few groups complete
+		{[]string{"baseline"}, "trades_per_turn: 1", 0.98},
 	} {
 		cfg := arena.Config{Rules: rules(t, "max_rounds: 500\n"+c.deals), Players: 4, Bots: c.bots, Seed: 11, Games: 200}
 		res, err := arena.Simulate(context.Background(), cfg, nil)

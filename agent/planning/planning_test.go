@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
-	"slices"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -71,7 +70,8 @@ func play(t testing.TB, r *monopoly.Rules, seed uint64, s agent.ParamSpec, names
 // Games of the new bots end, and every answer is legal (arena.Play fails
 // on an illegal one), under the default rules and variants that change
 // what a player may do: no auctions, no trades, the Free Parking pot,
-// scarce buildings, a timed game, two to six players.
+// scarce buildings, a timed game, sealed deals, counter-offers; two to
+// six players, against the other bots, the personalities included.
 func TestGamesEndLegally(t *testing.T) {
 	variants := []struct{ name, rules string }{
 		{"default", ""},
@@ -87,6 +87,7 @@ func TestGamesEndLegally(t *testing.T) {
 		{"planning", "baseline", "adaptive", "cautious"},
 		{"adaptive", "planning"},
 		{"planning", "adaptive", "baseline", "random", "cautious", "planning"},
+		{"adaptive", "shark", "planning", "hustler", "professor", "turtle"},
 	}
 	for _, v := range variants {
 		r := rules(t, v.rules)
@@ -94,16 +95,6 @@ func TestGamesEndLegally(t *testing.T) {
 			r = rules(t, v.rules+"\nmax_rounds: 300")
 		}
 		for i, names := range seats {
-			if v.name == "no trades" {
-				// The baseline proposes whatever the limit (reported); the
-				// cautious player drops a proposal the rules refuse.
-				names = slices.Clone(names)
-				for j, n := range names {
-					if n == "baseline" {
-						names[j] = "cautious"
-					}
-				}
-			}
 			t.Run(fmt.Sprintf("%s/%d players", v.name, len(names)), func(t *testing.T) {
 				t.Parallel()
 				g := play(t, r, uint64(10+i), agent.ParamSpec{}, names...)

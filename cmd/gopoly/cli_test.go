@@ -80,7 +80,7 @@ func TestCLI(t *testing.T) {
 		if strings.Contains(out, "\x1b[") {
 			t.Error("colour codes in output to a pipe")
 		}
-		ranks := regexp.MustCompile(`(?m)^ +[1-4]  (Ann|Bob|Cat|Dan) +baseline `).FindAllString(out, -1)
+		ranks := regexp.MustCompile(`(?m)^ +[1-4]  (Ann|Bob|Cat|Dan) +(shark|professor|hustler|turtle) `).FindAllString(out, -1)
 		if len(ranks) != 4 {
 			t.Errorf("standings rows: %q", ranks)
 		}
@@ -91,6 +91,35 @@ func TestCLI(t *testing.T) {
 		other, _, _ := cliRun(t, bin, "play", "--seed", "8")
 		if other == out {
 			t.Error("seeds 7 and 8 played the same game")
+		}
+	})
+
+	t.Run("play-personalities", func(t *testing.T) {
+		bots := "shark,professor,hustler,turtle"
+		out, stderr, code := cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		said := regexp.MustCompile(`(?m)^    (Ann|Bob|Cat|Dan): ".+"$`).FindAllString(out, -1)
+		if len(said) < 20 {
+			t.Errorf("%d lines of speech at the table, want many", len(said))
+		}
+		if strings.Contains(out, " thinks: ") {
+			t.Error("private thoughts shown without --thoughts")
+		}
+		withThoughts, _, _ := cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--thoughts")
+		thought := regexp.MustCompile(`(?m)^    (Ann|Bob|Cat|Dan) thinks: .+$`).FindAllString(withThoughts, -1)
+		if len(thought) < len(said) {
+			t.Errorf("%d thoughts with --thoughts, %d lines of speech", len(thought), len(said))
+		}
+		// The JSON log carries the words; the thoughts only when asked.
+		js, _, _ := cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--json")
+		if !strings.Contains(js, `"kind":"speech"`) || strings.Contains(js, `"thought":`) {
+			t.Error("--json: want speech events and no thoughts")
+		}
+		js, _, _ = cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--json", "--thoughts")
+		if !strings.Contains(js, `"thought":`) {
+			t.Error("--json --thoughts: no thoughts")
 		}
 	})
 
@@ -306,7 +335,7 @@ func TestPlayColor(t *testing.T) {
 	render := func(color bool) string {
 		var b bytes.Buffer
 		log := newTextPlayLog(&b, rules, seats, 11, color)
-		st, err := playGame(rules, seats, agent.SeatParams{}, 11, log)
+		st, err := playGame(rules, seats, agent.SeatParams{}, 11, false, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func init() {
 		players, maxRounds          int
 		bots, rulesPath, paramsPath string
 		seed                        uint64
-		asJSON                      bool
+		asJSON, thoughts            bool
 	)
 	cmd := &cobra.Command{
 		Use:   "play",
@@ -36,7 +36,11 @@ winner. Players and money are coloured when stdout is a terminal and
 NO_COLOR is not set.
 
 The same --seed plays the same game. --json prints the events as JSON
-lines instead, then one standings object (kind "standings").`,
+lines instead, then one standings object (kind "standings").
+
+Players that talk (the personalities shark, professor, hustler and turtle)
+say what they do at the table; --thoughts also shows their private
+thoughts, and the cash limits of sealed offers, as a research view would.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rules, err := loadRules(rulesPath, maxRounds)
@@ -70,7 +74,7 @@ lines instead, then one standings object (kind "standings").`,
 			if err := params.Check(players); err != nil {
 				return usageErr(err)
 			}
-			st, err := playGame(rules, seats, params, seed, log)
+			st, err := playGame(rules, seats, params, seed, thoughts, log)
 			if err != nil {
 				return err
 			}
@@ -80,12 +84,13 @@ lines instead, then one standings object (kind "standings").`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 1, "game seed: the same seed plays the same game")
-	f.StringVar(&bots, "bots", "baseline", "comma-separated bots per seat, repeated if fewer than the players")
+	f.StringVar(&bots, "bots", "shark,professor,hustler,turtle", "comma-separated bots per seat, repeated if fewer than the players")
 	f.IntVar(&players, "players", 4, "players (2-8)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
 	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats and per seat, values or {mean, std}")
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
 	f.BoolVar(&asJSON, "json", false, "print the events as JSON lines and the standings as a final JSON object")
+	f.BoolVar(&thoughts, "thoughts", false, "also show the players' private thoughts and sealed cash limits")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -137,8 +142,10 @@ type playerStand struct {
 }
 
 // playGame plays one game, handing the events to log, and returns the
-// standings.
-func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, seed uint64, log playLog) (playStandings, error) {
+// standings. Players that talk answer with words; without thoughts the
+// log gets the events as a spectator sees them (no private thoughts, no
+// sealed cash limits).
+func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, seed uint64, thoughts bool, log playLog) (playStandings, error) {
 	g := monopoly.New(rules, len(seats), seed)
 	agents := make([]agent.Agent, len(seats))
 	for s, bot := range seats {
@@ -163,10 +170,21 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		if d.Kind == monopoly.DecisionNone {
 			return playStandings{}, fmt.Errorf("play: the game waits for dice")
 		}
-		if err := g.Apply(agents[d.Player].Decide(g.View(d.Player), d)); err != nil {
+		var a monopoly.Action
+		if t, ok := agents[d.Player].(agent.Talker); ok {
+			ans := t.Answer(g.View(d.Player), d)
+			g.Say(d.Player, ans.Speech, ans.Thought)
+			a = ans.Action
+		} else {
+			a = agents[d.Player].Decide(g.View(d.Player), d)
+		}
+		if err := g.Apply(a); err != nil {
 			return playStandings{}, fmt.Errorf("play: seat %d (%s): %w", d.Player, seats[d.Player], err)
 		}
 		evs := g.TakeEvents()
+		if !thoughts {
+			evs = spectate(evs, rules)
+		}
 		rounds = rounds[:0]
 		for _, e := range evs {
 			switch e.Kind {
@@ -180,6 +198,20 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		log.events(g, evs, rounds)
 	}
 	return standings(g, seats, seed, outRound), nil
+}
+
+// spectate turns events into what a spectator sees, in place: private
+// thoughts and sealed cash limits removed, and words left empty dropped.
+func spectate(evs []monopoly.Event, rules *monopoly.Rules) []monopoly.Event {
+	out := evs[:0]
+	for _, e := range evs {
+		e = e.For(-1, rules)
+		if e.Kind == monopoly.EvSpeech && e.Speech == "" && e.Thought == "" {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // standings ranks the players: the winner, then those still in by net
@@ -414,6 +446,14 @@ func (l *textPlayLog) event(g *monopoly.Game, e monopoly.Event, round int) {
 		// The standings say it.
 	case monopoly.EvBankrupt:
 		l.line(l.paint(ansiBold, l.sentence(e)))
+	case monopoly.EvSpeech:
+		who := l.names[e.Player]
+		if e.Speech != "" {
+			l.line(fmt.Sprintf("%s: %q", who, e.Speech))
+		}
+		if e.Thought != "" {
+			l.line(l.paint(ansiDim, fmt.Sprintf("%s thinks: %s", who, e.Thought)))
+		}
 	default:
 		l.line(l.sentence(e))
 	}

@@ -1,0 +1,493 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/stats"
+)
+
+// A tournament seats its entrants so that no bot gains from its
+// position, and scores them by wins.
+//
+// Seating. The entrants (the --bots list, a name given k times holding k
+// seats) are put round a circle, and a cycle of m games (m entrants)
+// seats, in game j of the cycle, the P entrants found clockwise from
+// position j of the circle: seat s holds circle[(j+s) mod m]. So over
+// every cycle each entrant plays exactly P games, once in each seat;
+// with as many entrants as seats the cycle is the P rotations of the
+// circle. Rotations alone would keep the order round the table (who
+// plays just after whom, which matters in Monopoly as much as the seat
+// does), so each cycle uses another circle: with up to
+// MaxEnumeratedEntrants entrants the (m-1)! circles are all used, once
+// each, in an order shuffled by the run seed, so after m! games every
+// ordered table has been played equally often (for four bots in four
+// seats: all 24 seatings once per 24 games); with more entrants each
+// cycle draws its circle at random from the run seed. Game i's seating
+// and seed depend only on the run seed and i.
+//
+// Fewer names than seats: the list is repeated when the names divide
+// the seats (two names in four seats hold two seats each), as the other
+// commands repeat --bots; otherwise seat counts would be unequal without
+// the user having asked for it, and the tournament is refused.
+//
+// Scoring. The winner scores 1. A timed game (max_rounds) that ends in a
+// tie of net worth has no winner (monopoly.Game.Winner is -1): the
+// solvent players with the highest net worth share the win equally. A
+// bot's wins sum over its seats, so the wins of a tournament add up to
+// its number of games.
+
+// MaxEnumeratedEntrants is the number of entrants up to which every
+// circle is used in turn ((m-1)! of them: 40,320 for nine).
+const MaxEnumeratedEntrants = 9
+
+// seatingSalt keeps the seating generator apart from the game seeds.
+const seatingSalt = 0x7365617473656174 // "seatseat"
+
+// TournamentConfig describes a tournament.
+type TournamentConfig struct {
+	Rules   *monopoly.Rules // nil: the default rules
+	Bots    []string        // the entrants; a name given k times holds k seats
+	Players int             // seats per game
+	Games   int
+	Seed    uint64
+	Workers int // 0: all cores
+}
+
+// Tournament is a validated tournament with its seating plan.
+type Tournament struct {
+	TournamentConfig
+	entries []string // the entrants, after repetition
+	names   []string // distinct, in order of first appearance
+	nameOf  []int    // entrant -> name
+	orders  []uint32 // circles in the order cycles use them; nil: drawn
+}
+
+// NewTournament checks c and plans its seating.
+func NewTournament(c TournamentConfig) (*Tournament, error) {
+	if c.Rules == nil {
+		c.Rules = monopoly.DefaultRules()
+	}
+	if c.Players < 2 || c.Players > monopoly.MaxPlayers {
+		return nil, fmt.Errorf("arena: %d players; the game takes 2 to %d", c.Players, monopoly.MaxPlayers)
+	}
+	if len(c.Bots) == 0 {
+		return nil, fmt.Errorf("arena: no bots")
+	}
+	if c.Games < 1 {
+		return nil, fmt.Errorf("arena: games must be at least 1")
+	}
+	t := &Tournament{TournamentConfig: c}
+	for _, b := range c.Bots {
+		if _, err := agent.Lookup(b); err != nil {
+			return nil, err
+		}
+		i := slices.Index(t.names, b)
+		if i < 0 {
+			i = len(t.names)
+			t.names = append(t.names, b)
+		}
+		t.nameOf = append(t.nameOf, i)
+	}
+	if len(t.names) < 2 {
+		return nil, fmt.Errorf("arena: a tournament needs at least two different bots (only %q given)", t.names[0])
+	}
+	t.entries = slices.Clone(c.Bots)
+	if m := len(c.Bots); m < c.Players {
+		if c.Players%m != 0 {
+			return nil, fmt.Errorf("arena: %d bots for %d seats: name at least as many bots as seats (repeat a name to give it more seats), or a number that divides the seats", m, c.Players)
+		}
+		t.entries = slices.Repeat(c.Bots, c.Players/m)
+		t.nameOf = slices.Repeat(t.nameOf, c.Players/m)
+	}
+	if m := len(t.entries); m <= MaxEnumeratedEntrants {
+		rng := rand.New(rand.NewPCG(c.Seed, seatingSalt))
+		perm := rng.Perm(factorial(m - 1))
+		t.orders = make([]uint32, len(perm))
+		for i, p := range perm {
+			t.orders[i] = uint32(p)
+		}
+	}
+	return t, nil
+}
+
+func factorial(n int) int {
+	f := 1
+	for i := 2; i <= n; i++ {
+		f *= i
+	}
+	return f
+}
+
+// Entrants returns the bot of each entrant (the --bots list, repeated
+// when it was shorter than the seats).
+func (t *Tournament) Entrants() []string { return slices.Clone(t.entries) }
+
+// Names returns the distinct bots in order of first appearance: the
+// players of the rating and the lines of the standings.
+func (t *Tournament) Names() []string { return slices.Clone(t.names) }
+
+// SeatCycle is the number of games after which every entrant has played
+// equally often in every seat.
+func (t *Tournament) SeatCycle() int { return len(t.entries) }
+
+// OrderCycle is the number of games after which every ordered table of
+// entrants has been played equally often, or 0 when circles are drawn at
+// random (more than MaxEnumeratedEntrants entrants).
+func (t *Tournament) OrderCycle() int {
+	if t.orders == nil {
+		return 0
+	}
+	return len(t.entries) * len(t.orders)
+}
+
+// Seating returns the entrant in each seat of game i, appended to
+// dst[:0].
+func (t *Tournament) Seating(i int, dst []int) []int {
+	m := len(t.entries)
+	var buf [64]int
+	circle := t.circle(i/m, buf[:0])
+	dst = dst[:0]
+	for s := range t.Players {
+		dst = append(dst, circle[(i%m+s)%m])
+	}
+	return dst
+}
+
+// circle returns the arrangement of entrants round the table in cycle c.
+func (t *Tournament) circle(c int, dst []int) []int {
+	m := len(t.entries)
+	if t.orders == nil {
+		rng := rand.New(rand.NewPCG(monopoly.DeriveSeed(t.Seed, c), seatingSalt))
+		for _, e := range rng.Perm(m) {
+			dst = append(dst, e)
+		}
+		return dst
+	}
+	// Circle k, read from entrant 0 clockwise, is the k-th permutation
+	// of entrants 1..m-1 in lexicographic order (Lehmer code).
+	k := int(t.orders[c%len(t.orders)])
+	var rest [MaxEnumeratedEntrants]int
+	for i := range m - 1 {
+		rest[i] = i + 1
+	}
+	left := rest[:m-1]
+	dst = append(dst, 0)
+	for n := m - 1; n > 0; n-- {
+		f := factorial(n - 1)
+		d := k / f
+		k %= f
+		dst = append(dst, left[d])
+		left = slices.Delete(left, d, d+1)
+	}
+	return dst
+}
+
+// TournamentGame is the record of one game: a line of games.jsonl.
+type TournamentGame struct {
+	Game     int      `json:"game"`
+	Seed     uint64   `json:"seed"`
+	Seating  []string `json:"seating"`  // bot per seat, in playing order
+	Entrants []int    `json:"entrants"` // entrant per seat (index in the entrant list)
+	Winner   int      `json:"winner"`   // seat; -1 when a timed game tied
+	Tied     []int    `json:"tied,omitempty"`
+	Rounds   int      `json:"rounds"` // rounds played: max_rounds when capped
+	Capped   bool     `json:"capped"`
+	NetWorth []int    `json:"net_worth"` // per seat, at the end
+	// Rolls and Decisions are for speed figures, not the record.
+	Rolls     int64 `json:"-"`
+	Decisions int64 `json:"-"`
+}
+
+// Shares returns each seat's share of the game's win.
+func (g *TournamentGame) Shares() []float64 {
+	sh := make([]float64, len(g.Seating))
+	if g.Winner >= 0 {
+		sh[g.Winner] = 1
+	}
+	for _, s := range g.Tied {
+		sh[s] = 1 / float64(len(g.Tied))
+	}
+	return sh
+}
+
+// PlayGame plays game i at table tb (nil: a table of its own).
+func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
+	if tb == nil {
+		tb = &Table{}
+	}
+	g := TournamentGame{Game: i, Seed: GameSeed(t.Seed, i), Entrants: t.Seating(i, nil)}
+	seats := make([]Seat, t.Players)
+	g.Seating = make([]string, t.Players)
+	for s, e := range g.Entrants {
+		seats[s] = Seat{Bot: t.entries[e]}
+		g.Seating[s] = t.entries[e]
+	}
+	res, err := tb.Play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed})
+	if err != nil {
+		return TournamentGame{}, fmt.Errorf("game %d (%w)", i, err)
+	}
+	end := tb.Game()
+	g.Winner, g.Rounds, g.Capped, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Rolls, res.Decisions
+	g.NetWorth = make([]int, t.Players)
+	best := -1
+	for s := range g.NetWorth {
+		g.NetWorth[s] = end.NetWorth(s)
+		if !end.Bankrupt(s) {
+			best = max(best, g.NetWorth[s])
+		}
+	}
+	if g.Winner < 0 {
+		if !g.Capped {
+			return TournamentGame{}, fmt.Errorf("arena: game %d ended without a winner before the round limit", i)
+		}
+		for s, w := range g.NetWorth {
+			if w == best && !end.Bankrupt(s) {
+				g.Tied = append(g.Tied, s)
+			}
+		}
+	}
+	return g, nil
+}
+
+// Play plays the tournament's games on its workers and hands them to
+// emit in game order. A cancelled context stops the run (returning
+// ctx.Err()) after emit has seen a prefix of the games.
+//
+// A table reuses a seat's player only while the seat's bot stays the
+// same, and rotating seats changes them from one game to the next, so
+// each worker keeps a table per seating of bots it meets (up to
+// maxTables; then it plays at its own): making players anew for every
+// game would cost about a tenth of a fast bot's game.
+func (t *Tournament) Play(ctx context.Context, emit func(TournamentGame) error) error {
+	var mu sync.Mutex
+	tables := map[*Table]map[uint64]*Table{}
+	play := func(i int, own *Table) (TournamentGame, error) {
+		// The bots in seat order; past 255 names keys may collide, which
+		// only costs reuse: a table plays any seating.
+		var seats [monopoly.MaxPlayers]int
+		key := uint64(0)
+		for _, e := range t.Seating(i, seats[:0]) {
+			key = key<<8 | uint64(t.nameOf[e])
+		}
+		mu.Lock()
+		byBots := tables[own]
+		if byBots == nil {
+			byBots = map[uint64]*Table{}
+			tables[own] = byBots
+		}
+		tb := byBots[key]
+		if tb == nil {
+			tb = own
+			if len(byBots) < maxTables {
+				tb = &Table{}
+				byBots[key] = tb
+			}
+		}
+		mu.Unlock()
+		return t.PlayGame(i, tb)
+	}
+	return Run(ctx, t.Games, t.Workers, play, func(_ int, g TournamentGame) error { return emit(g) })
+}
+
+// maxTables bounds the tables a worker keeps, one per seating of bots.
+const maxTables = 32
+
+// Tally accumulates a tournament's games, in game order, into its
+// result.
+type Tally struct {
+	t                      *Tournament
+	games                  int
+	finished, capped, ties int
+	rounds                 []float64
+	seats, appear          []int     // per name
+	wins                   []float64 // per name
+	seatWins               []float64 // per seat position
+	rating                 *RatingSet
+	players                []int // scratch: name per seat
+	rolls, decisions       int64
+}
+
+// NewTally returns an empty tally for t's games.
+func (t *Tournament) NewTally() *Tally {
+	n := len(t.names)
+	return &Tally{t: t, seats: make([]int, n), appear: make([]int, n), wins: make([]float64, n),
+		seatWins: make([]float64, t.Players), rating: NewRatingSet(n)}
+}
+
+// Games returns how many games the tally holds.
+func (a *Tally) Games() int { return a.games }
+
+// Rolls returns the dice rolls of the games, for speed figures.
+func (a *Tally) Rolls() int64 { return a.rolls }
+
+// Decisions returns the decisions the bots answered in the games.
+func (a *Tally) Decisions() int64 { return a.decisions }
+
+// Add counts game g, which must be the next game of the tournament, so
+// that a tally always holds the games a run has finished, in order.
+func (a *Tally) Add(g TournamentGame) error {
+	if g.Game != a.games {
+		return fmt.Errorf("arena: game %d counted after %d games", g.Game, a.games)
+	}
+	if len(g.Entrants) != a.t.Players {
+		return fmt.Errorf("arena: game %d has %d seats, the tournament %d", g.Game, len(g.Entrants), a.t.Players)
+	}
+	shares := g.Shares()
+	a.players = a.players[:0]
+	in := make([]bool, len(a.t.names))
+	for s, e := range g.Entrants {
+		p := a.t.nameOf[e]
+		a.players = append(a.players, p)
+		a.seats[p]++
+		a.wins[p] += shares[s]
+		a.seatWins[s] += shares[s]
+		in[p] = true
+	}
+	if err := a.rating.Add(a.players, shares); err != nil {
+		return fmt.Errorf("game %d: %w", g.Game, err)
+	}
+	for p, ok := range in {
+		if ok {
+			a.appear[p]++
+		}
+	}
+	a.games++
+	if g.Capped {
+		a.capped++
+	} else {
+		a.finished++
+	}
+	if g.Winner < 0 {
+		a.ties++
+	}
+	a.rounds = append(a.rounds, float64(g.Rounds))
+	a.rolls += g.Rolls
+	a.decisions += g.Decisions
+	return nil
+}
+
+// Standing is one bot's line of the result, as `gopoly tournament
+// --json` prints it.
+type Standing struct {
+	Name        string     `json:"name"`
+	SeatsPlayed int        `json:"seats_played"`
+	Wins        float64    `json:"wins"`      // draws shared
+	WinShare    float64    `json:"win_share"` // wins / games
+	CI95        [2]float64 `json:"ci95"`      // Wilson, on wins out of games
+	Rating      float64    `json:"rating"`    // Elo scale, mean EloMean over the bots
+	RatingCI95  [2]float64 `json:"rating_ci95"`
+}
+
+// Standings is the result as `gopoly tournament --json` prints it.
+type Standings struct {
+	Games   int        `json:"games"`
+	Players int        `json:"players"`
+	Bots    []Standing `json:"bots"`
+}
+
+// BotResult is a Standing with the figures that compare bots holding
+// different numbers of seats.
+type BotResult struct {
+	Standing
+	GamesPlayed int        `json:"games_played"` // games with at least one of its seats
+	PerSeat     float64    `json:"per_seat"`     // wins per seat played: 1/players at parity
+	PerSeatCI95 [2]float64 `json:"per_seat_ci95"`
+	Parity      float64    `json:"parity"` // the win share it would have if all bots were equal
+}
+
+// SeatResult is the share of wins of one seat position (seat 0 plays
+// first), whoever sat there: the seat advantage the rotation cancels.
+type SeatResult struct {
+	Seat int        `json:"seat"`
+	Wins float64    `json:"wins"`
+	Rate float64    `json:"rate"`
+	CI95 [2]float64 `json:"ci95"`
+}
+
+// TournamentSummary is the full result: summary.json.
+type TournamentSummary struct {
+	Games          int          `json:"games"`
+	Players        int          `json:"players"`
+	Bots           []BotResult  `json:"bots"`
+	GamesRequested int          `json:"games_requested"`
+	Seed           uint64       `json:"seed"`
+	Entrants       []string     `json:"entrants"`
+	MaxRounds      int          `json:"max_rounds"`
+	SeatCycle      int          `json:"seat_cycle"`
+	OrderCycle     int          `json:"order_cycle"` // 0: circles drawn at random
+	Finished       int          `json:"finished"`
+	Capped         int          `json:"capped"`
+	Ties           int          `json:"ties"`
+	RoundsMean     float64      `json:"rounds_mean"`
+	RoundsMedian   float64      `json:"rounds_median"`
+	Seats          []SeatResult `json:"seats"`
+	Resamples      int          `json:"rating_resamples"`
+}
+
+// Summary scores the games counted so far; rating intervals come from
+// resamples bootstrap resamples seeded by the run seed.
+//
+// The interval of a win share is Wilson's on wins out of games, also for
+// a bot holding several seats or sitting out some games: in each game
+// the bot wins (with any of its seats) or not, at most once, so its
+// wins are a count of independent games. Games differ in how many seats
+// it holds, which makes them unequal trials, and for unequal trials the
+// binomial variance is an upper bound: the interval is, if anything,
+// conservative. Draws make a few trials fractional, which Wilson's
+// formula accepts.
+func (a *Tally) Summary(resamples int) TournamentSummary {
+	t := a.t
+	s := TournamentSummary{Games: a.games, Players: t.Players, GamesRequested: t.Games, Seed: t.Seed,
+		Entrants: slices.Clone(t.entries), MaxRounds: t.Rules.MaxRounds, SeatCycle: t.SeatCycle(),
+		OrderCycle: t.OrderCycle(), Finished: a.finished, Capped: a.capped, Ties: a.ties,
+		RoundsMean: stats.Mean(a.rounds), RoundsMedian: stats.Median(a.rounds), Resamples: resamples}
+	elo, eloCI := a.rating.Bootstrap(resamples, t.Seed)
+	for p, name := range t.names {
+		b := BotResult{Standing: Standing{Name: name, SeatsPlayed: a.seats[p], Wins: a.wins[p],
+			Rating: elo[p], RatingCI95: eloCI[p]}, GamesPlayed: a.appear[p]}
+		if a.games > 0 {
+			b.WinShare = a.wins[p] / float64(a.games)
+			b.Parity = float64(a.seats[p]) / float64(a.games*t.Players)
+		}
+		b.CI95 = wilson(a.wins[p], a.games, b.WinShare, 1)
+		if a.seats[p] > 0 {
+			// Per seat: the share of the games it played in, spread
+			// over the seats it held in them.
+			b.PerSeat = a.wins[p] / float64(a.seats[p])
+			b.PerSeatCI95 = wilson(a.wins[p], a.appear[p], b.PerSeat, float64(a.appear[p])/float64(a.seats[p]))
+		}
+		s.Bots = append(s.Bots, b)
+	}
+	for seat, w := range a.seatWins {
+		r := SeatResult{Seat: seat, Wins: w}
+		if a.games > 0 {
+			r.Rate = w / float64(a.games)
+		}
+		r.CI95 = wilson(w, a.games, r.Rate, 1)
+		s.Seats = append(s.Seats, r)
+	}
+	return s
+}
+
+// wilson returns Wilson's interval for wins out of n, scaled by k, and
+// widened by the rounding error that can leave rate (wins/n·k) just
+// outside it when all or none are wins.
+func wilson(wins float64, n int, rate, k float64) [2]float64 {
+	lo, hi := stats.Wilson(wins, n)
+	return [2]float64{min(lo*k, rate), max(hi*k, rate)}
+}
+
+// Standings returns the --json form of the summary.
+func (s TournamentSummary) Standings() Standings {
+	st := Standings{Games: s.Games, Players: s.Players, Bots: make([]Standing, len(s.Bots))}
+	for i, b := range s.Bots {
+		st.Bots[i] = b.Standing
+	}
+	return st
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/chart"
+)
+
+func init() {
+	var (
+		games, players, maxRounds, workers, resamples int
+		bots, rulesPath, outDir                       string
+		seed                                          uint64
+		asJSON                                        bool
+	)
+	cmd := &cobra.Command{
+		Use:   "tournament --bots a,b,c,d[,...] [--games N]",
+		Short: "Play bots against each other in rotating seats and rate them",
+		Long: `Plays bot-only games with the seats rotating over every ordering, scores
+the bots by wins (a timed game tied in net worth is shared), and rates them
+on the Elo scale by a multinomial-logit fit of who wins, with 95% bootstrap
+intervals. A name given k times holds k seats; with more names than seats
+each game seats a balanced subset. Game i's seating and seed depend only on
+--seed and i, so the results do not depend on --workers.
+
+With --out DIR: games.jsonl (one line per game), summary.json, and plots of
+the wins per seat and the ratings (winrate.png/.svg, rating.png/.svg).
+Ctrl-C stops and reports the games finished so far.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rules, err := loadRules(rulesPath, maxRounds)
+			if err != nil {
+				return err
+			}
+			var names []string
+			for b := range strings.SplitSeq(bots, ",") {
+				if b = strings.TrimSpace(b); b != "" {
+					names = append(names, b)
+				}
+			}
+			if len(names) == 0 {
+				return usageErr(errors.New("tournament: --bots names the bots, at least two, comma-separated"))
+			}
+			if players == 0 {
+				players = max(2, min(4, len(names)))
+			}
+			if resamples < 100 || resamples > 100_000 {
+				return usageErr(fmt.Errorf("tournament: --bootstrap %d: give 100 to 100000 resamples", resamples))
+			}
+			t, err := arena.NewTournament(arena.TournamentConfig{Rules: rules, Bots: names, Players: players,
+				Games: games, Seed: seed, Workers: workers})
+			if err != nil {
+				return usageErr(err)
+			}
+			if t.Workers <= 0 {
+				t.Workers = runtime.GOMAXPROCS(0)
+			}
+			var (
+				jsonl *bufio.Writer
+				jf    *os.File
+			)
+			if outDir != "" {
+				if err := os.MkdirAll(outDir, 0o755); err != nil {
+					return usageErr(fmt.Errorf("tournament: --out: %w", err))
+				}
+				if jf, err = os.Create(filepath.Join(outDir, "games.jsonl")); err != nil {
+					return usageErr(fmt.Errorf("tournament: --out: %w", err))
+				}
+				defer jf.Close() // on the error paths; closed below otherwise
+				jsonl = bufio.NewWriterSize(jf, 1<<16)
+			}
+
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			bar := newProgress(games, "tournament")
+			tally := t.NewTally()
+			cpu0, t0 := cpuTime(), time.Now()
+			err = t.Play(ctx, func(g arena.TournamentGame) error {
+				if jsonl != nil {
+					line, err := json.Marshal(g)
+					if err != nil {
+						return err
+					}
+					jsonl.Write(append(line, '\n'))
+				}
+				if bar != nil {
+					bar.Add(1)
+				}
+				return tally.Add(g)
+			})
+			wall, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
+			if bar != nil {
+				bar.Finish()
+			}
+			interrupted := errors.Is(err, context.Canceled)
+			if err != nil && !interrupted {
+				return err
+			}
+			if jsonl != nil {
+				if err := jsonl.Flush(); err != nil {
+					return fmt.Errorf("tournament: %w", err)
+				}
+				if err := jf.Close(); err != nil {
+					return fmt.Errorf("tournament: %w", err)
+				}
+			}
+			if tally.Games() == 0 {
+				return errors.New("tournament: interrupted before any game finished")
+			}
+			s := tally.Summary(resamples)
+			if outDir != "" {
+				if err := writeTournamentFiles(outDir, s); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				err = writeJSON(cmd.OutOrStdout(), s.Standings())
+			} else {
+				printTournament(cmd.OutOrStdout(), t, s, tally, wall, cpu)
+			}
+			if interrupted {
+				fmt.Fprintf(os.Stderr, "gopoly: interrupted: %d of %d games played and reported\n", s.Games, games)
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&bots, "bots", "", "comma-separated bots, one per seat they hold (a name given k times holds k seats)")
+	f.IntVar(&games, "games", 1000, "number of games")
+	f.IntVar(&players, "players", 0, "seats per game, 2-8 (0: 4, or the number of bots when fewer)")
+	f.Uint64Var(&seed, "seed", 1, "run seed: seatings, games and the bootstrap")
+	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game, a tie is shared (0: none)")
+	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
+	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
+	f.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples for the rating intervals")
+	f.StringVar(&outDir, "out", "", "directory for games.jsonl, summary.json and the plots")
+	f.BoolVar(&asJSON, "json", false, "print the standings as one JSON object")
+	rootCmd.AddCommand(cmd)
+}
+
+// writeTournamentFiles writes summary.json and the plots to dir.
+func writeTournamentFiles(dir string, s arena.TournamentSummary) error {
+	f, err := os.Create(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return fmt.Errorf("tournament: %w", err)
+	}
+	if err := writeJSON(f, s); err != nil {
+		f.Close()
+		return fmt.Errorf("tournament: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("tournament: %w", err)
+	}
+	// Wins per seat played, not win share, so that a bot holding three
+	// seats is compared with one holding a single seat: every bar's
+	// parity is 1/players.
+	parity := 1 / float64(s.Players)
+	win := chart.BarChart{
+		Title:  fmt.Sprintf("Wins per seat played, %d games of %d players (dashed: parity %.1f%%)", s.Games, s.Players, 100*parity),
+		YLabel: "wins per seat played (95% CI)", YMin: chart.Ptr(0), Ref: &parity,
+	}
+	rating := chart.BarChart{
+		Title:  fmt.Sprintf("Rating, %d games (Elo scale, mean %d; 95%% bootstrap CI)", s.Games, arena.EloMean),
+		YLabel: fmt.Sprintf("rating − %d", arena.EloMean), Ref: chart.Ptr(0),
+	}
+	hi := 0.0
+	for _, b := range s.Bots {
+		label := b.Name
+		if k := float64(b.SeatsPlayed) / float64(max(1, b.GamesPlayed)); k != 1 {
+			label = fmt.Sprintf("%s (%.3g seats)", b.Name, k)
+		}
+		win.Bars = append(win.Bars, chart.Bar{Label: label, Value: b.PerSeat, Lo: b.PerSeatCI95[0], Hi: b.PerSeatCI95[1]})
+		hi = max(hi, b.PerSeatCI95[1])
+		rating.Bars = append(rating.Bars, chart.Bar{Label: b.Name, Value: b.Rating - arena.EloMean,
+			Lo: b.RatingCI95[0] - arena.EloMean, Hi: b.RatingCI95[1] - arena.EloMean})
+	}
+	win.YMax = chart.Ptr(min(1, max(hi, parity)*1.15))
+	for _, ext := range []string{".png", ".svg"} {
+		if err := win.Save(filepath.Join(dir, "winrate"+ext)); err != nil {
+			return err
+		}
+		if err := rating.Save(filepath.Join(dir, "rating"+ext)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printTournament prints the standings, best rating first.
+func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary, tally *arena.Tally, wall, cpu float64) {
+	fmt.Fprintf(w, "tournament   %s in %d seats, seed %d\n", strings.Join(t.Bots, ", "), s.Players, s.Seed)
+	order := "table orders drawn at random per cycle"
+	if s.OrderCycle > 0 {
+		order = fmt.Sprintf("every table order equally often per %d games", s.OrderCycle)
+	}
+	fmt.Fprintf(w, "seating      %d entrants, each in every seat once per %d games; %s\n", len(s.Entrants), s.SeatCycle, order)
+	fmt.Fprintf(w, "games        %d (%d finished, %d at the %d-round limit, %d tied and shared)\n", s.Games, s.Finished, s.Capped, s.MaxRounds, s.Ties)
+	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers: %.0f games/s, %.0f games per CPU-second\n",
+		wall, cpu, t.Workers, float64(s.Games)/max(wall, 1e-9), float64(s.Games)/max(cpu, 1e-9))
+	fmt.Fprintf(w, "rounds       mean %.1f, median %.1f; %.0f decisions per game\n", s.RoundsMean, s.RoundsMedian, float64(tally.Decisions())/float64(s.Games))
+	fmt.Fprintf(w, "by seat     ")
+	for _, r := range s.Seats {
+		fmt.Fprintf(w, " %d: %.1f%% [%.1f, %.1f]", r.Seat, 100*r.Rate, 100*r.CI95[0], 100*r.CI95[1])
+	}
+	fmt.Fprintln(w)
+
+	bots := slices.Clone(s.Bots)
+	slices.SortStableFunc(bots, func(a, b arena.BotResult) int {
+		switch {
+		case a.Rating > b.Rating:
+			return -1
+		case a.Rating < b.Rating:
+			return 1
+		}
+		return 0
+	})
+	width := len("bot")
+	for _, b := range bots {
+		width = max(width, len(b.Name))
+	}
+	fmt.Fprintf(w, "\n%4s  %-*s %7s %9s  %-24s %8s %9s  %s\n", "rank", width, "bot", "seats", "wins", "win share (95% CI)", "parity", "per seat", "rating (95% CI)")
+	for i, b := range bots {
+		fmt.Fprintf(w, "%4d  %-*s %7d %9.1f  %5.1f%% [%5.1f%%, %5.1f%%]  %7.1f%% %8.1f%%  %4.0f [%.0f, %.0f]\n",
+			i+1, width, b.Name, b.SeatsPlayed, b.Wins, 100*b.WinShare, 100*b.CI95[0], 100*b.CI95[1],
+			100*b.Parity, 100*b.PerSeat, b.Rating, b.RatingCI95[0], b.RatingCI95[1])
+	}
+	fmt.Fprintf(w, "\nwin share: of all games, draws shared; parity: the share if all bots were equal; per seat: wins per seat played (parity %.1f%%);\nrating: Elo scale, mean %d, from a multinomial-logit fit of the winners, %d bootstrap resamples.\n",
+		100/float64(s.Players), arena.EloMean, s.Resamples)
+}
