@@ -35,7 +35,7 @@ func init() {
 func PlanningParams() agent.Params {
 	p := bots.BaselineParams()
 	p.Rollouts = 32
-	p.Horizon = 0
+	p.Horizon = 20
 	p.WinWeight = 1
 	p.NetWorthWeight = 1
 	p.BankruptcyPenalty = 0
