@@ -59,7 +59,9 @@ func one(a monopoly.Action) candidate {
 // find the better one.
 func TestRolloutsFindTheBetterAction(t *testing.T) {
 	t.Run("buying the last street of its group", func(t *testing.T) {
-		g := setup(t, [4]int{1200, 1500, 1500, 1500}, map[string]int{
+		// With $300 it cannot outbid the others at the auction a
+		// refusal starts.
+		g := setup(t, [4]int{300, 1500, 1500, 1500}, map[string]int{
 			"St. James Place": 0, "Tennessee Avenue": 0, "Reading Railroad": 1, "Baltic Avenue": 2,
 		}, square(t, "St. James Place"), 0)
 		g.ScriptDice([][2]int{{1, 2}}) // to New York Avenue
@@ -98,13 +100,15 @@ func TestRolloutsFindTheBetterAction(t *testing.T) {
 
 // With $1,000 the planner buys the street that completes its oranges from
 // the opponent holding it (the baseline would wait until it had $1,120),
-// at a price that opponent accepts, and pays no more than it must.
+// at a price that opponent accepts, and pays no more than it must. The
+// rollouts play to the end: 20 rounds (the default horizon) show little
+// of what a monopoly bought now is worth.
 func TestPlannerBuysTheMissingStreet(t *testing.T) {
 	g := setup(t, [4]int{1000, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
 	p := PlanningParams()
-	p.Rollouts = 128
+	p.Rollouts, p.Horizon = 128, 0
 	pl := NewPlanner(p, 5)
 	a := pl.Decide(g.View(0), g.Pending())
 	ny := uint64(1) << square(t, "New York Avenue")
