@@ -29,7 +29,8 @@ func midGameBuy(tb testing.TB) *monopoly.Game {
 }
 
 // BenchmarkPlanningDecision is one planned decision: whether to buy a
-// property in the middle of a game, by 2 × Rollouts rollouts to the end.
+// property in the middle of a game, by 2 × Rollouts rollouts of Horizon
+// rounds (the defaults: 64 rollouts of 20 rounds).
 func BenchmarkPlanningDecision(b *testing.B) {
 	g := midGameBuy(b)
 	pl := planning.NewPlanner(planning.PlanningParams(), 1)
