@@ -11,6 +11,22 @@
 // from the same forks, so they are compared on the same dice and cards,
 // and a candidate replaces the baseline's own answer only when its lead
 // is clear of the noise (Params.Confidence).
+//
+// The decisions planned and their candidates: buying (buy, decline);
+// an auction, once (the most it bids: the baseline's limit, nothing, or
+// a half, one, one and a half or two times the price); jail (roll, pay,
+// use a card); an offer (accept, reject); building at the end of its
+// turn (as much as its cash allows, none, or a third, half or two thirds
+// of that); raising cash (the baseline's answer, or selling a property to
+// the opponent who pays most for it); and once a turn before its roll,
+// trades, against proposing none: buying from one opponent the streets
+// that complete one of its colour groups, stop another opponent
+// completing one, or are a step in a group split between two owners
+// (for cash, or for a property it has no use for and cash), and selling
+// a street that completes an opponent's group. Each offer is priced by
+// asking a baseline in a copy of the position for the least cash it
+// takes (or the most it pays). It builds only at the end of its turn,
+// and answers everything else as the baseline.
 package planning
 
 import (
@@ -31,7 +47,12 @@ func init() {
 }
 
 // PlanningParams are the planning player's parameters: the baseline's
-// for the decisions it answers by rule, and the planning knobs.
+// for the decisions it answers by rule, and the planning knobs. Of the
+// baseline's it also reads CashReserve (the least cash it keeps after a
+// purchase or bid it tries: alternatives that leave less are not played
+// out), TradeReserve (kept after paying cash in a trade), BuildReserve
+// (kept after building) and RetryTurns (turns before it asks again for,
+// or offers again, a square of a refused trade).
 func PlanningParams() agent.Params {
 	p := bots.BaselineParams()
 	p.Rollouts = 32
