@@ -18,8 +18,12 @@ func benchRules(b *testing.B) *monopoly.Rules {
 // BenchmarkGame plays one full 4-player game of baseline bots (default
 // rules, 500-round limit) per iteration, bots included, at one table as a
 // simulation worker does.
-func BenchmarkGame(b *testing.B) {
-	c := Config{Rules: benchRules(b), Players: 4, Bots: []string{"baseline"}, Seed: 7, Games: 1}
+func BenchmarkGame(b *testing.B) { benchGames(b, "baseline") }
+
+// benchGames plays one 4-player game per iteration of bots in fixed seats
+// at one table.
+func benchGames(b *testing.B, bots ...string) {
+	c := Config{Rules: benchRules(b), Players: 4, Bots: bots, Seed: 7, Games: 1}
 	var t Table
 	i := 0
 	b.ReportAllocs()

@@ -321,16 +321,7 @@ func BenchmarkTournamentGame(b *testing.B) {
 }
 
 func BenchmarkTournamentSimGame(b *testing.B) {
-	c := Config{Rules: benchRules(b), Players: 4, Bots: []string{"baseline", "random", "baseline", "random"}, Seed: 7, Games: 1}
-	var t Table
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.RunGame(i, &t); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	benchGames(b, "baseline", "random", "baseline", "random")
 }
 
 // With more entrants than seats, each bot sits out some games: seats and

@@ -161,3 +161,17 @@ func TestCounterOffers(t *testing.T) {
 		t.Errorf("owner %d, cash %d and %d", h.Owner(boardwalk), h.Cash(0), h.Cash(1))
 	}
 }
+
+// A fork made for look-ahead carries no more than its viewer knows: the
+// target of a sealed offer cannot learn the proposer's limit by forking.
+func TestForkHidesSealedLimits(t *testing.T) {
+	g, oriental, boardwalk := dealGame(t, "deal_protocol: sealed")
+	o := monopoly.TradeOffer{To: 1, GiveSquares: 1 << oriental, GetSquares: 1 << boardwalk, GiveCash: 600}
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 0, Offer: &o})
+	if got := g.View(1).Fork(9).PendingOffer(); got.GiveCash != 0 || got.GetSquares != o.GetSquares {
+		t.Errorf("the target's fork holds %+v", got)
+	}
+	if got := g.View(0).Fork(9).PendingOffer(); got.GiveCash != 600 {
+		t.Errorf("the proposer's fork holds %+v", got)
+	}
+}

@@ -126,9 +126,11 @@ func (v View) LegalActions(buf []Action) []Action { return v.g.LegalActions(buf)
 
 // Fork returns a game consistent with the view, for look-ahead: the
 // position as the viewer knows it, with what it cannot know (the order of
-// the cards in each deck, the generator) drawn afresh from seed.
+// the cards in each deck, the generator) drawn afresh from seed, and a
+// sealed offer's cash limits, which only their proposer knows, set to 0.
 func (v View) Fork(seed uint64) *Game {
 	f := v.g.Clone()
+	f.offer = f.rules.sealFor(f.offer, v.me)
 	f.record = false
 	f.events = nil
 	f.script = nil

@@ -273,23 +273,31 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 	if sq := smallestMortgage(v, unmortgaged&^b.groups.streets); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
-	sell, sellCost := -1, math.MaxInt
-	for m := owned; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		if v.Houses(sq) == 0 {
-			continue
-		}
-		if c := r.HouseCost(sq); c < sellCost && v.CanSellBuilding(sq) {
-			sell, sellCost = sq, c
-		}
-	}
-	if sell >= 0 {
+	if sell, _ := CheapestSale(v, owned); sell >= 0 {
 		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
 	if sq := smallestMortgage(v, unmortgaged&b.groups.streets); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}
+}
+
+// CheapestSale picks among the squares of owned the building that may be
+// sold now from the group with the cheapest houses (the groups that cost
+// most to build earn most), with its house cost; -1 when there is none.
+func CheapestSale(v monopoly.View, owned uint64) (sq, houseCost int) {
+	r := v.Rules()
+	sq, houseCost = -1, math.MaxInt
+	for m := owned; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros64(m)
+		if v.Houses(s) == 0 {
+			continue
+		}
+		if c := r.HouseCost(s); c < houseCost && v.CanSellBuilding(s) {
+			sq, houseCost = s, c
+		}
+	}
+	return sq, houseCost
 }
 
 // smallestMortgage picks among the squares of mask the one with the

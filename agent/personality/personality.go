@@ -560,17 +560,7 @@ func (p *Player) raiseCash(v monopoly.View, d monopoly.Decision) monopoly.Action
 	if sq := p.cheapestToMortgage(v, unmortgaged&^groups); sq >= 0 {
 		return mortgage(sq)
 	}
-	sell, sellCost := -1, math.MaxInt
-	for m := owned; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		if v.Houses(sq) == 0 {
-			continue
-		}
-		if c := r.HouseCost(sq); c < sellCost && v.CanSellBuilding(sq) {
-			sell, sellCost = sq, c
-		}
-	}
-	if sell >= 0 {
+	if sell, sellCost := bots.CheapestSale(v, owned); sell >= 0 {
 		f.sit, f.sq, f.amount, f.after = sitRaiseSell, sell, sellCost/2, f.cash+sellCost/2
 		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
