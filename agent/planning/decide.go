@@ -126,10 +126,11 @@ func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Act
 	return pl.choose(v, cs)
 }
 
-// decideTrade answers an offer. Under sealed deals a fork would carry
-// the proposer's hidden limit, so it answers from its valuation alone,
-// as the baseline does: the least it takes for what changes hands (the
-// printed prices, and the value of a colour group completed either way).
+// decideTrade answers an offer. Under sealed deals the proposer's limit
+// is hidden (a fork sets it to 0), so no rollout can settle the deal: it
+// answers from its valuation alone, as the baseline does, with the least
+// it takes for what changes hands (the printed prices, and the value of a
+// colour group completed either way).
 func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	if v.Rules().DealProtocol == monopoly.DealsSealed {
