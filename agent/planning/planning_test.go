@@ -12,7 +12,6 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/planning"
-	"github.com/gopoly/gopoly/agent/planning/internal/rotate"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/stats"
@@ -242,11 +241,22 @@ func TestStrength(t *testing.T) {
 	}
 	r := rules(t, "max_rounds: 500")
 	for _, bot := range bots {
-		res, err := rotate.Run(rotate.Config{Rules: r, Players: 4, Bot: bot, Spec: p, Field: []string{"baseline"}, Seed: 1, Games: games})
+		// Game i seats the bot in seat i mod 4, among baselines.
+		wins := 0
+		err := arena.Run(context.Background(), games, 0, func(i int, tb *arena.Table) (bool, error) {
+			seats := []arena.Seat{{Bot: "baseline"}, {Bot: "baseline"}, {Bot: "baseline"}, {Bot: "baseline"}}
+			seats[i%4] = arena.Seat{Bot: bot, Params: p}
+			res, err := tb.Play(arena.Match{Rules: r, Seats: seats, Seed: arena.GameSeed(1, i)})
+			return res.Winner == i%4, err
+		}, func(_ int, won bool) error {
+			if won {
+				wins++
+			}
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		wins := rotate.Wins(res)
 		lo, hi := stats.Wilson(float64(wins), games)
 		t.Logf("%s vs 3 baseline: %d of %d games, %.1f%% [%.1f, %.1f]", bot, wins, games, 100*float64(wins)/float64(games), 100*lo, 100*hi)
 		if lo <= 0.25 {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/gopoly/gopoly/arena"
 )
 
 // experimentRun executes "gopoly experiment args..." in-process, with
@@ -316,4 +318,17 @@ func TestExperimentInterrupt(t *testing.T) {
 		}
 	}
 	t.Logf("interrupted after %d of 2000 games", n)
+}
+
+// The example specs the README runs stay valid.
+func TestExampleSpecs(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example specs: %v", err)
+	}
+	for _, f := range files {
+		if _, err := arena.LoadExperiment(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
 }
