@@ -270,13 +270,13 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 	owned := v.OwnedMask(me)
 	b.groups.update(r, owned)
 	unmortgaged := owned &^ v.MortgagedMask()
-	if sq := smallestMortgage(v, unmortgaged&^b.groups.streets); sq >= 0 {
+	if sq := SmallestMortgage(v, unmortgaged&^b.groups.streets); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	if sell, _ := CheapestSale(v, owned); sell >= 0 {
 		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
-	if sq := smallestMortgage(v, unmortgaged&b.groups.streets); sq >= 0 {
+	if sq := SmallestMortgage(v, unmortgaged&b.groups.streets); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}
@@ -300,9 +300,9 @@ func CheapestSale(v monopoly.View, owned uint64) (sq, houseCost int) {
 	return sq, houseCost
 }
 
-// smallestMortgage picks among the squares of mask the one with the
+// SmallestMortgage picks among the squares of mask the one with the
 // smallest loan that may be mortgaged now; -1 when there is none.
-func smallestMortgage(v monopoly.View, mask uint64) int {
+func SmallestMortgage(v monopoly.View, mask uint64) int {
 	r := v.Rules()
 	best, loan := -1, math.MaxInt
 	for m := mask; m != 0; m &= m - 1 {

@@ -445,7 +445,7 @@ func (p *Player) build(v monopoly.View, me int) (monopoly.Action, bool) {
 		// Mortgage outside its monopolies, smallest loan first, when the
 		// loans it could raise there pay for the house.
 		outside := owned &^ v.MortgagedMask() &^ p.completeStreets(v, owned)
-		if sq := smallestMortgage(v, outside); sq >= 0 && cash+loans(v, outside)-cost >= floor {
+		if sq := bots.SmallestMortgage(v, outside); sq >= 0 && cash+loans(v, outside)-cost >= floor {
 			f.sit, f.sq, f.amount, f.after, f.group = sitMortgageToBuild, sq, r.Squares[sq].Mortgage, cash+r.Squares[sq].Mortgage, bestGroup
 			return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}, true
 		}
@@ -524,20 +524,6 @@ func loans(v monopoly.View, mask uint64) int {
 	return total
 }
 
-// smallestMortgage picks among the squares of mask the one with the
-// smallest loan that may be mortgaged now; -1 when there is none.
-func smallestMortgage(v monopoly.View, mask uint64) int {
-	r := v.Rules()
-	best, loan := -1, math.MaxInt
-	for m := mask; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		if l := r.Squares[sq].Mortgage; l < loan && v.CanMortgage(sq) {
-			best, loan = sq, l
-		}
-	}
-	return best
-}
-
 // raiseCash pays a debt: first, perhaps, by selling a property to another
 // player; then by mortgaging outside its monopolies, selling buildings
 // (evenly, cheapest group first), and mortgaging the rest; bankruptcy only
@@ -575,7 +561,7 @@ func (p *Player) raiseCash(v monopoly.View, d monopoly.Decision) monopoly.Action
 // for a player with a landing model the square earning least per dollar.
 func (p *Player) cheapestToMortgage(v monopoly.View, mask uint64) int {
 	if p.land == nil {
-		return smallestMortgage(v, mask)
+		return bots.SmallestMortgage(v, mask)
 	}
 	best, score := -1, math.Inf(1)
 	for m := mask; m != 0; m &= m - 1 {
