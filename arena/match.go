@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,30 +36,63 @@ type Match struct {
 }
 
 // Table is a game and its players, which one worker reuses from one game
-// of a run to the next so that a simulation allocates nothing per game:
-// a seat keeps its player while the bot and its parameters stay the same
-// (players that are agent.Resetter are reset, others made anew). The zero
+// of a run to the next so that a simulation allocates nothing per game.
+// A player that is agent.Resetter is reset for the next game when its bot
+// and parameters are wanted again: in its own seat, or, when seats rotate
+// (tournaments, experiments), in another, from the players set aside.
+// Others, and players with drawn parameters, are made anew. The zero
 // Table is ready to use.
 type Table struct {
 	g      *monopoly.Game
 	agents []agent.Agent
 	seats  []Seat // who the players were made for
+	idle   []idlePlayer
 	config []Seat // Config.RunGame's seating
+}
+
+// idlePlayer is a player set aside when its seat went to another bot.
+type idlePlayer struct {
+	seat Seat
+	a    agent.Agent // an agent.Resetter
+}
+
+// maxIdle bounds the players a table sets aside: enough for every seat of
+// a rotation of several bots.
+const maxIdle = 4 * monopoly.MaxPlayers
+
+// reusable reports whether a player made for was can play as want.
+func reusable(was, want Seat) bool {
+	return was.Bot == want.Bot && !want.Params.Sampled() && was.Params.Equal(want.Params)
 }
 
 // Play plays m at the table.
 func (t *Table) Play(m Match) (GameResult, error) {
 	n := len(m.Seats)
 	if t.g == nil || t.g.Rules() != m.Rules || t.g.Players() != n {
-		t.g, t.agents, t.seats = monopoly.New(m.Rules, n, m.Seed), make([]agent.Agent, n), make([]Seat, n)
+		t.g, t.agents, t.seats, t.idle = monopoly.New(m.Rules, n, m.Seed), make([]agent.Agent, n), make([]Seat, n), nil
 	} else {
 		t.g.Reset(m.Seed)
 	}
 	g := t.g
+	// Players whose seat goes to another bot are set aside first, so
+	// that a rotation finds them for the seats they move to.
 	for s, seat := range m.Seats {
-		r, ok := t.agents[s].(agent.Resetter)
-		if ok && t.seats[s].Bot == seat.Bot && !seat.Params.Sampled() && t.seats[s].Params.Equal(seat.Params) {
+		if _, ok := t.agents[s].(agent.Resetter); ok && !reusable(t.seats[s], seat) {
+			if !t.seats[s].Params.Sampled() && len(t.idle) < maxIdle {
+				t.idle = append(t.idle, idlePlayer{t.seats[s], t.agents[s]})
+			}
+			t.agents[s] = nil
+		}
+	}
+	for s, seat := range m.Seats {
+		if r, ok := t.agents[s].(agent.Resetter); ok && reusable(t.seats[s], seat) {
 			r.Reset(s, SeatSeed(m.Seed, s))
+			continue
+		}
+		if i := slices.IndexFunc(t.idle, func(p idlePlayer) bool { return reusable(p.seat, seat) }); i >= 0 {
+			t.idle[i].a.(agent.Resetter).Reset(s, SeatSeed(m.Seed, s))
+			t.agents[s], t.seats[s] = t.idle[i].a, seat
+			t.idle = slices.Delete(t.idle, i, i+1)
 			continue
 		}
 		a, err := agent.NewWith(seat.Bot, seat.Params, s, SeatSeed(m.Seed, s))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -258,45 +257,9 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 // Play plays the tournament's games on its workers and hands them to
 // emit in game order. A cancelled context stops the run (returning
 // ctx.Err()) after emit has seen a prefix of the games.
-//
-// A table reuses a seat's player only while the seat's bot stays the
-// same, and rotating seats changes them from one game to the next, so
-// each worker keeps a table per seating of bots it meets (up to
-// maxTables; then it plays at its own): making players anew for every
-// game would cost about a tenth of a fast bot's game.
 func (t *Tournament) Play(ctx context.Context, emit func(TournamentGame) error) error {
-	var mu sync.Mutex
-	tables := map[*Table]map[uint64]*Table{}
-	play := func(i int, own *Table) (TournamentGame, error) {
-		// The bots in seat order; past 255 names keys may collide, which
-		// only costs reuse: a table plays any seating.
-		var seats [monopoly.MaxPlayers]int
-		key := uint64(0)
-		for _, e := range t.Seating(i, seats[:0]) {
-			key = key<<8 | uint64(t.nameOf[e])
-		}
-		mu.Lock()
-		byBots := tables[own]
-		if byBots == nil {
-			byBots = map[uint64]*Table{}
-			tables[own] = byBots
-		}
-		tb := byBots[key]
-		if tb == nil {
-			tb = own
-			if len(byBots) < maxTables {
-				tb = &Table{}
-				byBots[key] = tb
-			}
-		}
-		mu.Unlock()
-		return t.PlayGame(i, tb)
-	}
-	return Run(ctx, t.Games, t.Workers, play, func(_ int, g TournamentGame) error { return emit(g) })
+	return Run(ctx, t.Games, t.Workers, t.PlayGame, func(_ int, g TournamentGame) error { return emit(g) })
 }
-
-// maxTables bounds the tables a worker keeps, one per seating of bots.
-const maxTables = 32
 
 // Tally accumulates a tournament's games, in game order, into its
 // result.
