@@ -3,9 +3,8 @@ package arena
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -13,15 +12,11 @@ import (
 
 func paramSpec(t *testing.T, src string) agent.ParamSpec {
 	t.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
-		t.Fatal(err)
-	}
-	s, err := agent.ParseParamSpec("test", n.Content[0], "params")
+	p, err := agent.ParseSeatParams("test", []byte("all:\n  "+strings.ReplaceAll(src, "\n", "\n  ")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return p.All
 }
 
 // A table that changes seating, bots and parameters from game to game

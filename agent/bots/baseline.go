@@ -130,7 +130,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	switch d.Kind {
 	case monopoly.DecisionJail:
 		a.Kind = monopoly.ActRollForDoubles
-		if unowned(v) >= b.P.JailLeaveUnowned {
+		if Unowned(v) >= b.P.JailLeaveUnowned {
 			switch {
 			case v.JailCardCount(me) > 0:
 				a.Kind, a.Arg = monopoly.ActUseJailCard, -1
@@ -455,8 +455,8 @@ func Strategic(v monopoly.View, p, sq int) bool {
 	return false
 }
 
-// unowned counts the properties still with the bank.
-func unowned(v monopoly.View) int {
+// Unowned counts the properties still with the bank.
+func Unowned(v monopoly.View) int {
 	n := 0
 	for _, sq := range v.Rules().OwnableSquares() {
 		if v.Owner(sq) < 0 {

@@ -3,9 +3,8 @@ package personality_test
 import (
 	"math"
 	"math/bits"
+	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
@@ -19,15 +18,11 @@ import (
 
 func paramSpec(t testing.TB, doc string) agent.ParamSpec {
 	t.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
-		t.Fatal(err)
-	}
-	s, err := agent.ParseParamSpec("test", n.Content[0], "")
+	p, err := agent.ParseSeatParams("test", []byte("all:\n  "+strings.ReplaceAll(doc, "\n", "\n  ")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return p.All
 }
 
 // neutralGain is what offer o is worth to seat me (either side of it) at

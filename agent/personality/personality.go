@@ -301,7 +301,7 @@ func (p *Player) jail(v monopoly.View, me int) monopoly.Action {
 	r := v.Rules()
 	f := &p.why
 	f.amount, f.reserve = r.JailFine, p.reserve(v)
-	f.level = unowned(v)
+	f.level = bots.Unowned(v)
 	a := monopoly.Action{Kind: monopoly.ActRollForDoubles, Player: me}
 	f.sit = sitJailRoll
 	if f.level >= p.P.JailLeaveUnowned {
@@ -585,15 +585,4 @@ func (p *Player) mortgagedTransfer(v monopoly.View, d monopoly.Decision) monopol
 		return monopoly.Action{Kind: monopoly.ActLiftMortgage, Player: me}
 	}
 	return monopoly.Action{Kind: monopoly.ActKeepMortgaged, Player: me}
-}
-
-// unowned counts the properties still with the bank.
-func unowned(v monopoly.View) int {
-	n := 0
-	for _, sq := range v.Rules().OwnableSquares() {
-		if v.Owner(sq) < 0 {
-			n++
-		}
-	}
-	return n
 }

@@ -42,7 +42,7 @@ func (pl *Planner) plans(v monopoly.View, d monopoly.Decision) bool {
 		if v.JailCardCount(me) == 0 && v.Cash(me) < v.Rules().JailFine {
 			return false // no choice
 		}
-		return !pl.selective || unowned(v) < pl.P.JailLeaveUnowned
+		return !pl.selective || bots.Unowned(v) < pl.P.JailLeaveUnowned
 	case monopoly.DecisionBuy, monopoly.DecisionBid:
 		return !pl.selective || bots.Strategic(v, me, d.Square)
 	case monopoly.DecisionTradeResponse:
@@ -274,15 +274,4 @@ func (pl *Planner) raiseCash(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		return cs[0].acts[0]
 	}
 	return pl.choose(v, cs)
-}
-
-// unowned counts the properties still with the bank.
-func unowned(v monopoly.View) int {
-	n := 0
-	for _, sq := range v.Rules().OwnableSquares() {
-		if v.Owner(sq) < 0 {
-			n++
-		}
-	}
-	return n
 }

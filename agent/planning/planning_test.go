@@ -6,9 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/planning"
@@ -28,15 +27,11 @@ func rules(t testing.TB, doc string) *monopoly.Rules {
 
 func spec(t testing.TB, doc string) agent.ParamSpec {
 	t.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
-		t.Fatal(err)
-	}
-	s, err := agent.ParseParamSpec("test", n.Content[0], "")
+	p, err := agent.ParseSeatParams("test", []byte("all:\n  "+strings.ReplaceAll(doc, "\n", "\n  ")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return p.All
 }
 
 // fast makes the planners cheap enough for many test games.
