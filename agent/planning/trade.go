@@ -2,6 +2,7 @@ package planning
 
 import (
 	"math/bits"
+	"sort"
 
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
@@ -175,36 +176,29 @@ func (pl *Planner) addOffer(cs []candidate, me int, o monopoly.TradeOffer) []can
 // or, when the target takes o with no cash, the most it pays on top.
 // False when no affordable amount is accepted.
 func (pl *Planner) cheapest(v monopoly.View, me int, o monopoly.TradeOffer) (monopoly.TradeOffer, bool) {
+	// The target's answer is monotone in the cash: it takes more from
+	// the proposer, and pays less, as long as it accepts at all.
 	if o.GiveSquares != 0 && pl.accepts(v, o) {
-		lo, hi := 0, v.Cash(int(o.To))+1 // accepted, refused
-		for hi-lo > 1 {
-			mid := (lo + hi) / 2
-			if o.GetCash = int64(mid); pl.accepts(v, o) {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		o.GetCash = int64(lo)
+		// The first amount it refuses to pay, past the 0 it accepts.
+		refused := 1 + sort.Search(v.Cash(int(o.To)), func(i int) bool {
+			o.GetCash = int64(i + 1)
+			return !pl.accepts(v, o)
+		})
+		o.GetCash = int64(refused - 1)
 		return o, true
 	}
-	hi := v.Cash(me) - pl.P.TradeReserve // accepted, once checked
-	if hi <= 0 {
+	most := v.Cash(me) - pl.P.TradeReserve
+	if most <= 0 {
 		return o, false
 	}
-	if o.GiveCash = int64(hi); !pl.accepts(v, o) {
+	if o.GiveCash = int64(most); !pl.accepts(v, o) {
 		return o, false
 	}
-	lo := 0 // refused (no cash was tried above, or is no offer)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if o.GiveCash = int64(mid); pl.accepts(v, o) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	o.GiveCash = int64(hi)
+	// The least amount it accepts, up to the most, which it does.
+	o.GiveCash = int64(1 + sort.Search(most-1, func(i int) bool {
+		o.GiveCash = int64(i + 1)
+		return pl.accepts(v, o)
+	}))
 	return o, true
 }
 
