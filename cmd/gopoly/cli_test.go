@@ -16,16 +16,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-// cliRun runs the built binary and returns its stdout, stderr and exit
-// code.
-func cliRun(t *testing.T, bin string, args ...string) (string, string, int) {
+// TestMain lets a test run the test binary as the gopoly command (with
+// GOPOLY_TEST_MAIN=1), so that it can signal a real process without
+// building one.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOPOLY_TEST_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// gopolyProcess returns the gopoly command with args, run by the test
+// binary.
+func gopolyProcess(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "GOPOLY_TEST_MAIN=1")
+	return cmd
+}
+
+// cliRun runs the gopoly command as a process and returns its stdout,
+// stderr and exit code.
+func cliRun(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=")
+	cmd := gopolyProcess(args...)
+	cmd.Env = append(cmd.Env, "NO_COLOR=")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -37,6 +59,18 @@ func cliRun(t *testing.T, bin string, args ...string) (string, string, int) {
 		t.Fatalf("%v: %v", args, err)
 	}
 	return out.String(), errOut.String(), 0
+}
+
+// resetFlags sets the flags of c and its subcommands back to their
+// defaults: cobra keeps values from one in-process execution to the next.
+func resetFlags(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		f.Value.Set(f.DefValue)
+		f.Changed = false
+	})
+	for _, sub := range c.Commands() {
+		resetFlags(sub)
+	}
 }
 
 // cliKeys returns the keys of a JSON object, sorted.
@@ -54,21 +88,12 @@ func cliKeys(t *testing.T, raw []byte) []string {
 	return ks
 }
 
-// TestCLI builds the binary once and runs play and landing as a user
-// would.
+// TestCLI runs play, sim and landing as a user would.
 func TestCLI(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "gopoly")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 
 	t.Run("play", func(t *testing.T) {
-		out, stderr, code := cliRun(t, bin, "play", "--seed", "7")
+		out, stderr, code := cliRun(t, "play", "--seed", "7")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -84,11 +109,11 @@ func TestCLI(t *testing.T) {
 		if len(ranks) != 4 {
 			t.Errorf("standings rows: %q", ranks)
 		}
-		again, _, _ := cliRun(t, bin, "play", "--seed", "7")
+		again, _, _ := cliRun(t, "play", "--seed", "7")
 		if again != out {
 			t.Error("the same seed played a different game")
 		}
-		other, _, _ := cliRun(t, bin, "play", "--seed", "8")
+		other, _, _ := cliRun(t, "play", "--seed", "8")
 		if other == out {
 			t.Error("seeds 7 and 8 played the same game")
 		}
@@ -96,7 +121,7 @@ func TestCLI(t *testing.T) {
 
 	t.Run("play-personalities", func(t *testing.T) {
 		bots := "shark,professor,hustler,turtle"
-		out, stderr, code := cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40")
+		out, stderr, code := cliRun(t, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -107,24 +132,24 @@ func TestCLI(t *testing.T) {
 		if strings.Contains(out, " thinks: ") {
 			t.Error("private thoughts shown without --thoughts")
 		}
-		withThoughts, _, _ := cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--thoughts")
+		withThoughts, _, _ := cliRun(t, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--thoughts")
 		thought := regexp.MustCompile(`(?m)^    (Ann|Bob|Cat|Dan) thinks: .+$`).FindAllString(withThoughts, -1)
 		if len(thought) < len(said) {
 			t.Errorf("%d thoughts with --thoughts, %d lines of speech", len(thought), len(said))
 		}
 		// The JSON log carries the words; the thoughts only when asked.
-		js, _, _ := cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--json")
+		js, _, _ := cliRun(t, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--json")
 		if !strings.Contains(js, `"kind":"speech"`) || strings.Contains(js, `"thought":`) {
 			t.Error("--json: want speech events and no thoughts")
 		}
-		js, _, _ = cliRun(t, bin, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--json", "--thoughts")
+		js, _, _ = cliRun(t, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40", "--json", "--thoughts")
 		if !strings.Contains(js, `"thought":`) {
 			t.Error("--json --thoughts: no thoughts")
 		}
 	})
 
 	t.Run("play-json", func(t *testing.T) {
-		out, stderr, code := cliRun(t, bin, "play", "--seed", "3", "--json", "--players", "3", "--bots", "baseline,random")
+		out, stderr, code := cliRun(t, "play", "--seed", "3", "--json", "--players", "3", "--bots", "baseline,random")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -170,7 +195,7 @@ func TestCLI(t *testing.T) {
 	})
 
 	t.Run("landing-json", func(t *testing.T) {
-		out, stderr, code := cliRun(t, bin, "landing", "--rolls", "200000", "--jail", "stay", "--json")
+		out, stderr, code := cliRun(t, "landing", "--rolls", "200000", "--jail", "stay", "--json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -211,7 +236,7 @@ func TestCLI(t *testing.T) {
 	})
 
 	t.Run("landing-text", func(t *testing.T) {
-		out, stderr, code := cliRun(t, bin, "landing", "--rolls", "100000")
+		out, stderr, code := cliRun(t, "landing", "--rolls", "100000")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -236,7 +261,7 @@ func TestCLI(t *testing.T) {
 
 	t.Run("landing-plot", func(t *testing.T) {
 		pngPath := filepath.Join(dir, "board.png")
-		if _, stderr, code := cliRun(t, bin, "landing", "--rolls", "50000", "--plot", pngPath); code != 0 {
+		if _, stderr, code := cliRun(t, "landing", "--rolls", "50000", "--plot", pngPath); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		f, err := os.Open(pngPath)
@@ -252,7 +277,7 @@ func TestCLI(t *testing.T) {
 			t.Errorf("image %v", b)
 		}
 		svgPath := filepath.Join(dir, "board.svg")
-		if _, stderr, code := cliRun(t, bin, "landing", "--rolls", "50000", "--plot", svgPath, "--json"); code != 0 {
+		if _, stderr, code := cliRun(t, "landing", "--rolls", "50000", "--plot", svgPath, "--json"); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		svg, err := os.ReadFile(svgPath)
@@ -270,7 +295,7 @@ func TestCLI(t *testing.T) {
 		if err := os.WriteFile(params, []byte("seats:\n  1: {cash_reserve: 100000, complete_reserve: 100000}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, stderr, code := cliRun(t, bin, "play", "--seed", "4", "--json", "--params", params)
+		out, stderr, code := cliRun(t, "play", "--seed", "4", "--json", "--params", params)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -310,7 +335,7 @@ func TestCLI(t *testing.T) {
 			{"play", "--bots", "nobody"},
 			{"play", "--players", "9"},
 		} {
-			_, stderr, code := cliRun(t, bin, args...)
+			_, stderr, code := cliRun(t, args...)
 			if code != 2 {
 				t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
 			}

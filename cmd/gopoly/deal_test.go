@@ -9,9 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/gopoly/gopoly/deal"
 )
 
@@ -19,17 +16,7 @@ import (
 // their defaults first (cobra keeps values between executions).
 func dealRun(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	var reset func(c *cobra.Command)
-	reset = func(c *cobra.Command) {
-		c.Flags().VisitAll(func(f *pflag.Flag) {
-			f.Value.Set(f.DefValue)
-			f.Changed = false
-		})
-		for _, sub := range c.Commands() {
-			reset(sub)
-		}
-	}
-	reset(dealCmd)
+	resetFlags(dealCmd)
 	var out, errOut bytes.Buffer
 	rootCmd.SetArgs(append([]string{"deal"}, args...))
 	rootCmd.SetOut(&out)

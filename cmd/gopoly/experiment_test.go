@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gopoly/gopoly/arena"
 )
@@ -24,19 +20,9 @@ import (
 // give.
 func experimentRun(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var reset func(c *cobra.Command)
-	reset = func(c *cobra.Command) {
-		c.Flags().VisitAll(func(f *pflag.Flag) {
-			f.Value.Set(f.DefValue)
-			f.Changed = false
-		})
-		for _, sub := range c.Commands() {
-			reset(sub)
-		}
-	}
 	for _, c := range rootCmd.Commands() {
 		if c.Name() == "experiment" {
-			reset(c)
+			resetFlags(c)
 		}
 	}
 	var out, errOut bytes.Buffer
@@ -250,25 +236,6 @@ func mustCompact(t *testing.T, raw json.RawMessage) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-// TestMain lets a test run the test binary as the gopoly command (with
-// GOPOLY_TEST_MAIN=1), so that it can signal a real process without
-// building one.
-func TestMain(m *testing.M) {
-	if os.Getenv("GOPOLY_TEST_MAIN") == "1" {
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-// gopolyProcess returns the gopoly command with args, run by the test
-// binary.
-func gopolyProcess(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "GOPOLY_TEST_MAIN=1")
-	return cmd
 }
 
 // Ctrl-C stops a run of the real command cleanly: exit code 130, the

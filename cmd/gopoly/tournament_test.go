@@ -7,7 +7,6 @@ import (
 	"image/png"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -20,15 +19,7 @@ import (
 // form, the files of --out, the same bytes for any number of workers,
 // Ctrl-C, and bad input.
 func TestTournamentCLI(t *testing.T) {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "gopoly")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	// baseline holds three seats of four: two entries in the standings.
 	args := []string{"tournament", "--bots", "baseline,random,baseline,baseline", "--games", "48",
 		"--max-rounds", "60", "--seed", "5", "--bootstrap", "200", "--json"}
@@ -36,7 +27,7 @@ func TestTournamentCLI(t *testing.T) {
 	var wantJSON, wantLines []byte
 	for _, workers := range []string{"1", "2", "3"} {
 		out := filepath.Join(dir, "w"+workers)
-		stdout, stderr, code := cliRun(t, bin, append(args, "--workers", workers, "--out", out)...)
+		stdout, stderr, code := cliRun(t, append(args, "--workers", workers, "--out", out)...)
 		if code != 0 {
 			t.Fatalf("%s workers: exit %d: %s", workers, code, stderr)
 		}
@@ -191,7 +182,7 @@ func TestTournamentCLI(t *testing.T) {
 	})
 
 	t.Run("text", func(t *testing.T) {
-		out, stderr, code := cliRun(t, bin, "tournament", "--bots", "random,baseline", "--games", "20", "--max-rounds", "40")
+		out, stderr, code := cliRun(t, "tournament", "--bots", "random,baseline", "--games", "20", "--max-rounds", "40")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -203,7 +194,7 @@ func TestTournamentCLI(t *testing.T) {
 
 	t.Run("interrupt", func(t *testing.T) {
 		out := filepath.Join(dir, "int")
-		cmd := exec.Command(bin, "tournament", "--bots", "baseline,random", "--players", "4", "--games", "100000000", "--workers", "1", "--json", "--out", out, "--bootstrap", "100")
+		cmd := gopolyProcess("tournament", "--bots", "baseline,random", "--players", "4", "--games", "100000000", "--workers", "1", "--json", "--out", out, "--bootstrap", "100")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Start(); err != nil {
@@ -255,7 +246,7 @@ func TestTournamentCLI(t *testing.T) {
 			{"--bots", "baseline,random", "--rules", filepath.Join(dir, "missing.yaml")},
 			{"--games", "10"},
 		} {
-			_, stderr, code := cliRun(t, bin, append([]string{"tournament"}, a...)...)
+			_, stderr, code := cliRun(t, append([]string{"tournament"}, a...)...)
 			if code != 2 || !strings.HasPrefix(stderr, "gopoly: ") {
 				t.Errorf("%v: exit %d, stderr %q", a, code, stderr)
 			}
