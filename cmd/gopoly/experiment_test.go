@@ -176,13 +176,8 @@ func TestExperimentCLI(t *testing.T) {
 		if _, stderr, code := experimentRun(t, "merge", shards[0], shards[1], "--out", merged); code != 0 {
 			t.Fatalf("merge: exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{"results.jsonl", "summary.json", "variants/trio/summary.json", "winrates.svg"} {
-			a, _ := os.ReadFile(filepath.Join(out, f))
-			b, _ := os.ReadFile(filepath.Join(merged, f))
-			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("%s: merged differs from the single run", f)
-			}
-		}
+		sameFiles(t, out, merged, "the merged shards differ from the single run",
+			"results.jsonl", "summary.json", "variants/trio/summary.json", "winrates.svg")
 		if _, stderr, code := experimentRun(t, "merge", shards[0], "--out", filepath.Join(dir, "half")); code != 2 || !strings.Contains(stderr, "missing shard 1/2") {
 			t.Errorf("merging half: exit %d, %s", code, stderr)
 		}
@@ -277,13 +272,8 @@ func TestExperimentInterrupt(t *testing.T) {
 	if out, err := gopolyProcess("experiment", "run", spec, "--out", ref).CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v: %s", err, out)
 	}
-	for _, f := range []string{"results.jsonl", "summary.json", "variants/b/summary.json", "winrates.png"} {
-		a, _ := os.ReadFile(filepath.Join(ref, f))
-		b, _ := os.ReadFile(filepath.Join(stopped, f))
-		if len(a) == 0 || !bytes.Equal(a, b) {
-			t.Errorf("%s: the interrupted and resumed run differs from one never stopped", f)
-		}
-	}
+	sameFiles(t, ref, stopped, "the interrupted and resumed run differs from one never stopped",
+		"results.jsonl", "summary.json", "variants/b/summary.json", "winrates.png")
 	t.Logf("interrupted after %d of 2000 games", n)
 }
 
@@ -296,6 +286,19 @@ func TestExampleSpecs(t *testing.T) {
 	for _, f := range files {
 		if _, err := arena.LoadExperiment(f); err != nil {
 			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// sameFiles checks that the files of directories a and b exist and hold
+// the same bytes.
+func sameFiles(t *testing.T, a, b, what string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		x, _ := os.ReadFile(filepath.Join(a, f))
+		y, _ := os.ReadFile(filepath.Join(b, f))
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s: %s", f, what)
 		}
 	}
 }
