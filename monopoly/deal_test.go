@@ -175,3 +175,50 @@ func TestForkHidesSealedLimits(t *testing.T) {
 		t.Errorf("the proposer's fork holds %+v", got)
 	}
 }
+
+// Each debtor raising cash has its own trades_per_phase proposals, even
+// when several raise cash in the same phase (a card collecting from every
+// player), and the counts survive a save.
+func TestProposalBudgetPerDebtor(t *testing.T) {
+	r := rulesWith(t, "")
+	oriental, boardwalk := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Boardwalk")
+	opera := -1
+	for i, c := range r.Decks[1].Cards {
+		if c.ID == "grand-opera-night" {
+			opera = i
+		}
+	}
+	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
+		Players:    []monopoly.PlayerSetup{{Cash: 1500, Position: 14}, {Cash: 10}, {Cash: 10}},
+		Properties: []monopoly.PropertySetup{{Square: oriental, Owner: 1}, {Square: boardwalk, Owner: 2}}}
+	s.DeckTops[1] = []int{opera}
+	g, err := monopoly.NewFromSetup(r, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.ScriptDice([][2]int{{1, 2}}) // to Community Chest
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActContinue, Player: 0})
+	sell := func(debtor int, sq int) monopoly.Action {
+		return monopoly.Action{Kind: monopoly.ActProposeTrade, Player: debtor,
+			Offer: &monopoly.TradeOffer{To: 0, GiveSquares: 1 << sq, GetCash: 400}}
+	}
+	for _, d := range []struct{ debtor, sq int }{{1, oriental}, {2, boardwalk}} {
+		debtor, sq := d.debtor, d.sq
+		if d := g.Pending(); d.Kind != monopoly.DecisionRaiseCash || d.Player != debtor {
+			t.Fatalf("pending %+v, want seat %d raising cash", d, debtor)
+		}
+		for range r.TradesPerPhase {
+			mustApply(t, g, sell(debtor, sq))
+			mustApply(t, g, monopoly.Action{Kind: monopoly.ActRejectTrade, Player: 0})
+		}
+		if g.ProposalsLeft(debtor) != 0 || g.ProposalsLeft(2) == 0 && debtor == 1 {
+			t.Fatalf("seat %d: proposals left %d, seat 2 %d", debtor, g.ProposalsLeft(debtor), g.ProposalsLeft(2))
+		}
+		g = roundTrip(t, g)
+		mustRefuse(t, g, sell(debtor, sq))
+		mustApply(t, g, monopoly.Action{Kind: monopoly.ActMortgage, Player: debtor, Arg: sq})
+	}
+	if g.Cash(0) != 1600 {
+		t.Errorf("A collected %d, want 100", g.Cash(0)-1500)
+	}
+}

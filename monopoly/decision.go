@@ -104,6 +104,17 @@ func (g *Game) PendingOffer() TradeOffer { return g.offer }
 // has had.
 func (g *Game) TradeRound() int { return int(g.counters) }
 
+// ProposalsLeft returns how many more trades player p may propose in the
+// current phase and turn (trades_per_phase, trades_per_turn); whether it
+// may propose now at all depends on the decision pending.
+func (g *Game) ProposalsLeft(p int) int {
+	left := g.rules.TradesPerPhase - int(g.proposals[p])
+	if g.rules.TradesPerTurn > 0 {
+		left = min(left, g.rules.TradesPerTurn-int(g.turnProps[p]))
+	}
+	return max(0, left)
+}
+
 // ActionKind is the kind of an answer.
 type ActionKind uint8
 
@@ -426,8 +437,8 @@ func (g *Game) Apply(a Action) error {
 	case ActProposeTrade:
 		g.offer = *a.Offer
 		g.offer.From = p
-		g.proposals++
-		g.turnProps++
+		g.proposals[p]++
+		g.turnProps[p]++
 		g.counters = 0
 		g.emit(Event{Kind: EvTradeProposed, Player: p, Other: g.offer.To, Trade: g.offer})
 		g.push(task{kind: taskTrade, player: p})

@@ -106,8 +106,11 @@ type state struct {
 	lastRoll  [2]int8
 	round     int32
 	turn      int32
-	proposals int8 // trade proposals made in the current decision phase
-	turnProps int8 // trade proposals made in the current turn
+	// Trade proposals each player made in the current decision phase and
+	// in the current turn: a debtor raising cash on another's turn has a
+	// budget of its own.
+	proposals [MaxPlayers]int8
+	turnProps [MaxPlayers]int8
 	counters  int8 // counter-offers made in the current negotiation
 	landings  int8 // squares resolved since the last roll (maxLandings)
 

@@ -28,8 +28,8 @@ type gameJSON struct {
 	LastRoll    [2]int8         `json:"last_roll"`
 	Round       int32           `json:"round"`
 	Turn        int32           `json:"turn"`
-	Proposals   int8            `json:"proposals"`
-	TurnProps   int8            `json:"turn_proposals"`
+	Proposals   []int8          `json:"proposals"`      // per player, this phase
+	TurnProps   []int8          `json:"turn_proposals"` // per player, this turn
 	Counters    int8            `json:"counter_offers"`
 	Landings    int8            `json:"landings"`
 	Tasks       []taskJSON      `json:"tasks"`
@@ -78,7 +78,7 @@ func (g *Game) MarshalJSON() ([]byte, error) {
 		HouseSupply: g.houseSupply, HotelSupply: g.hotelSupply, Jackpot: g.jackpot,
 		Decks: g.decks[:len(g.rules.Decks)], Current: g.cur, Doubles: g.doubles, Phase: g.phase,
 		RollAgain: g.rollAgain, JailedNow: g.jailedNow, LastRoll: g.lastRoll, Round: g.round, Turn: g.turn,
-		Proposals: g.proposals, TurnProps: g.turnProps, Counters: g.counters, Landings: g.landings, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
+		Proposals: g.proposals[:g.n], TurnProps: g.turnProps[:g.n], Counters: g.counters, Landings: g.landings, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
 		Over: g.over, Capped: g.capped, Winner: g.winner, BankNet: g.bankNet, Money0: g.money0, Rolls: g.rolls,
 	}
 	for _, t := range g.tasks[:g.nt] {
@@ -116,6 +116,8 @@ func UnmarshalGame(data []byte) (*Game, error) {
 		return nil, bad("owner", "want %d squares", nsq)
 	case len(j.Decks) != len(r.Decks):
 		return nil, bad("decks", "want %d decks", len(r.Decks))
+	case len(j.Proposals) > n || len(j.TurnProps) > n:
+		return nil, bad("proposals", "more counts than players")
 	case len(j.Tasks) > maxTasks:
 		return nil, bad("tasks", "too many")
 	case int(j.Current) < 0 || int(j.Current) >= n:
@@ -167,8 +169,9 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	}
 	g.mortgaged, g.houseSupply, g.hotelSupply, g.jackpot = j.Mortgaged, j.HouseSupply, j.HotelSupply, j.Jackpot
 	g.cur, g.doubles, g.phase, g.rollAgain, g.jailedNow = j.Current, j.Doubles, j.Phase, j.RollAgain, j.JailedNow
-	g.lastRoll, g.round, g.turn, g.proposals, g.landings = j.LastRoll, j.Round, j.Turn, j.Proposals, j.Landings
-	g.turnProps, g.counters = j.TurnProps, j.Counters
+	g.lastRoll, g.round, g.turn, g.landings, g.counters = j.LastRoll, j.Round, j.Turn, j.Landings, j.Counters
+	copy(g.proposals[:], j.Proposals)
+	copy(g.turnProps[:], j.TurnProps)
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
 	for i, t := range j.Tasks {
@@ -294,7 +297,12 @@ func (g *Game) validate() *stateError {
 	if g.winner < -1 || g.winner >= n || g.doubles < 0 || g.doubles > 3 || g.round < 1 || g.turn < 0 {
 		return fail("winner", "counters out of range")
 	}
-	if g.proposals < 0 || g.turnProps < 0 || g.counters < 0 || int(g.counters) > r.CounterOffers ||
+	for i := range n {
+		if g.proposals[i] < 0 || g.turnProps[i] < 0 {
+			return fail("proposals", "counters out of range")
+		}
+	}
+	if g.counters < 0 || int(g.counters) > r.CounterOffers ||
 		g.landings < 0 || g.lastRoll[0] < 0 || g.lastRoll[0] > 6 || g.lastRoll[1] < 0 || g.lastRoll[1] > 6 {
 		return fail("proposals", "counters out of range")
 	}

@@ -251,14 +251,12 @@ func (g *Game) checkOffer(o *TradeOffer, counter bool) string {
 		return "a sealed offer gives either the most cash it pays or the least it accepts, not both (004)"
 	case g.rules.DealProtocol == DealsSealed && o.GiveSquares|o.GetSquares == 0:
 		return "a sealed deal moves at least one property (004)"
-	case counter:
+	case counter || g.ProposalsLeft(int(o.From)) > 0:
 		return ""
-	case int(g.proposals) >= g.rules.TradesPerPhase:
+	case int(g.proposals[o.From]) >= g.rules.TradesPerPhase:
 		return "no more trade proposals in this phase (trades_per_phase)"
-	case g.rules.TradesPerTurn > 0 && int(g.turnProps) >= g.rules.TradesPerTurn:
-		return "no more trade proposals in this turn (trades_per_turn)"
 	}
-	return ""
+	return "no more trade proposals in this turn (trades_per_turn)"
 }
 
 // settleSealed answers a sealed offer with the target's limit floor: the

@@ -148,15 +148,15 @@ func (g *Game) startTurn() {
 	g.doubles = 0
 	g.rollAgain = false
 	g.jailedNow = false
-	g.proposals = 0
-	g.turnProps = 0
+	g.proposals = [MaxPlayers]int8{}
+	g.turnProps = [MaxPlayers]int8{}
 	g.phase = PhaseBeforeRoll
 	g.emit(Event{Kind: EvTurnStart, Player: g.cur, Amount: int64(g.round)})
 }
 
 func (g *Game) setPhase(ph Phase) {
 	g.phase = ph
-	g.proposals = 0
+	g.proposals = [MaxPlayers]int8{}
 }
 
 // turnRoll throws the current player's dice and starts resolving them.

@@ -51,6 +51,10 @@ func (v View) PendingOffer() TradeOffer { return v.g.rules.sealFor(v.g.offer, v.
 // has had.
 func (v View) TradeRound() int { return v.g.TradeRound() }
 
+// ProposalsLeft returns how many more trades player p may propose in the
+// current phase and turn.
+func (v View) ProposalsLeft(p int) int { return v.g.ProposalsLeft(p) }
+
 // Cash returns a player's cash (cash is public in Monopoly).
 func (v View) Cash(p int) int { return v.g.Cash(p) }
 

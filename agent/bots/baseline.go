@@ -192,15 +192,13 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	cash := v.Cash(me)
 	owned := v.OwnedMask(me)
 	b.groups.update(r, owned)
-	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() {
+	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() && v.ProposalsLeft(me) > 0 {
 		b.triedTurn = v.Turn()
 		nt := &b.noTrade
 		if key := ownership(v); key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn {
 			if o, ok := b.findTrade(v, me); ok {
 				b.offer = o
 				nt.key = 0
-				// The rules may allow no proposal now (trades_per_phase,
-				// trades_per_turn).
 				if a := (monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &b.offer}); v.Check(a) == nil {
 					return a
 				}

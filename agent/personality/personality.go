@@ -41,8 +41,7 @@ type Player struct {
 	moodTurn   int
 	buildMood  bool
 	phaseKey   int
-	tradeMood  bool
-	proposed   int // proposals made in the current phase
+	tradeMood  bool // it may propose in the current phase
 	partner    int // the next partner the Hustler turns to
 	auctionKey int
 	bidding    bool

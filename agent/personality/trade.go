@@ -428,31 +428,22 @@ type candidate struct {
 // propose makes a trade proposal when its trade mood for the phase holds
 // and an offer worth making exists; at most trades_per_phase a phase.
 func (p *Player) propose(v monopoly.View, me int, raising bool) (monopoly.Action, bool) {
-	r := v.Rules()
-	if r.TradesPerPhase <= 0 {
-		return monopoly.Action{}, false
-	}
 	key := v.Turn()*16 + int(v.Phase())*2
 	if raising {
 		key++
 	}
 	if key != p.phaseKey {
-		p.phaseKey, p.proposed = key, 0
+		p.phaseKey = key
 		p.tradeMood = p.chance(p.P.TradeChance)
 	}
-	if !p.tradeMood || p.proposed >= r.TradesPerPhase {
+	if !p.tradeMood || v.ProposalsLeft(me) == 0 {
 		return monopoly.Action{}, false
 	}
 	c, ok := p.findOffer(v, me, raising)
-	if !ok {
-		p.proposed = r.TradesPerPhase // nothing to offer: no new search this phase
-		return monopoly.Action{}, false
-	}
-	p.proposed++
 	p.offer = c.o
 	a := monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &p.offer}
-	if v.Check(a) != nil {
-		p.proposed = r.TradesPerPhase
+	if !ok || v.Check(a) != nil {
+		p.tradeMood = false // nothing to offer: no new search this phase
 		return monopoly.Action{}, false
 	}
 	p.pending, p.pendingSet = c.o, true
