@@ -42,7 +42,7 @@ type Player struct {
 	buildMood  bool
 	phaseKey   int
 	tradeMood  bool // it may propose in the current phase
-	partner    int // the next partner the Hustler turns to
+	partner    int  // the next partner the Hustler turns to
 	auctionKey int
 	bidding    bool
 
