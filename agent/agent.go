@@ -69,7 +69,7 @@ func NewWith(name string, spec ParamSpec, seat int, seed uint64) (Agent, error) 
 	if err != nil {
 		return nil, err
 	}
-	return b.Make(spec.Apply(b.Defaults, seed^0x6a09e667f3bcc909), seat, seed), nil
+	return b.Make(spec.Apply(b.Defaults, paramSeed(seed)), seat, seed), nil
 }
 
 // Names lists the registered bots, sorted.

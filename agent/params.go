@@ -153,6 +153,36 @@ func (s ParamSpec) Apply(base Params, seed uint64) Params {
 	return base
 }
 
+// Drawn returns the knobs s draws at random, by YAML name, with the values
+// they take in a player made with seed by NewWith; nil when none is drawn.
+// Experiments record them so that outcomes can be related to them.
+func (s ParamSpec) Drawn(seed uint64) map[string]float64 {
+	if !s.Sampled() {
+		return nil
+	}
+	p := s.Apply(Params{}, paramSeed(seed))
+	v, t := reflect.ValueOf(p), reflect.TypeOf(p)
+	drawn := map[string]float64{}
+	for _, k := range s.set {
+		if k.std == 0 {
+			continue
+		}
+		f := v.FieldByIndex(k.field)
+		x := 0.0
+		if k.isInt {
+			x = float64(f.Int())
+		} else {
+			x = f.Float()
+		}
+		drawn[yamlName(t.FieldByIndex(k.field))] = x
+	}
+	return drawn
+}
+
+// paramSeed is the seed a player's parameters are drawn from, apart from
+// the seed of its own play.
+func paramSeed(seed uint64) uint64 { return seed ^ 0x6a09e667f3bcc909 }
+
 func sign(x float64) float64 {
 	if x < 0 {
 		return -1

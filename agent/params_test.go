@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/internal/strictyaml"
 )
 
@@ -89,5 +90,28 @@ func TestParseSeatParamsErrors(t *testing.T) {
 		if e.File != "p.yaml" || e.Line != c.line || e.Field != c.field || !strings.HasPrefix(err.Error(), "p.yaml:") {
 			t.Errorf("%q: %s:%d field %q (%v), want line %d field %q", c.doc, e.File, e.Line, e.Field, err, c.line, c.field)
 		}
+	}
+}
+
+// Drawn reports exactly the knobs drawn at random, with the values the
+// player made from the same seed plays with.
+func TestDrawnParams(t *testing.T) {
+	p, err := agent.ParseSeatParams("p.yaml", []byte("all: {cash_reserve: {mean: 300, std: 100}, stretch_budget: {mean: 1.5, std: 0.2}, rich_factor: 4}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := p.ForSeat(0)
+	for seed := range uint64(20) {
+		a, err := agent.NewWith("baseline", spec, 0, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := spec.Drawn(seed), a.(*bots.Baseline).P
+		if len(got) != 2 || got["cash_reserve"] != float64(want.CashReserve) || got["stretch_budget"] != want.StretchBudget {
+			t.Fatalf("seed %d: drawn %v, the player has cash_reserve %d, stretch_budget %g", seed, got, want.CashReserve, want.StretchBudget)
+		}
+	}
+	if fixed := (agent.SeatParams{}).ForSeat(0).Drawn(1); fixed != nil {
+		t.Fatalf("nothing drawn, Drawn gives %v", fixed)
 	}
 }

@@ -54,6 +54,9 @@ type GameRecord struct {
 type PlayerRecord struct {
 	Seat int    `json:"seat"`
 	Bot  string `json:"bot"`
+	// Params are the knobs drawn for this game from {mean, std} overrides,
+	// by name.
+	Params map[string]float64 `json:"params,omitempty"`
 	*SeatMetrics
 }
 
@@ -502,7 +505,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 		metrics = make([]SeatMetrics, n)
 	}
 	for p := range n {
-		rec.Players[p] = PlayerRecord{Seat: va.seatAt(j, p), Bot: w.seats[p].Bot}
+		rec.Players[p] = PlayerRecord{Seat: va.seatAt(j, p), Bot: w.seats[p].Bot, Params: w.seats[p].Params.Drawn(SeatSeed(seed, p))}
 		if metrics != nil {
 			metrics[p] = w.m.Seat(p)
 			rec.Players[p].SeatMetrics = &metrics[p]

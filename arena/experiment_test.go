@@ -609,3 +609,32 @@ variants:
 		t.Errorf("only %d of 24 games the same in two variants of the same seats", same)
 	}
 }
+
+// The knobs drawn from {mean, std} are recorded with every game, for the
+// seat that drew them only.
+func TestExperimentRecordsDrawnParams(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, mustParse(t, smallSpec("summary", 8)), RunOptions{Dir: dir})
+	distinct := map[float64]bool{}
+	err := eachRecord(filepath.Join(dir, ResultsFile), func(_ int, r *GameRecord) error {
+		for _, p := range r.Players {
+			x, ok := p.Params["cash_reserve"]
+			switch {
+			case r.Variant == "mixed" && p.Seat == 2:
+				if len(p.Params) != 1 || !ok || x < 0 || x != float64(int(x)) {
+					return fmt.Errorf("game %d: seat 2 drew %v", r.Game, p.Params)
+				}
+				distinct[x] = true
+			case p.Params != nil:
+				return fmt.Errorf("%s game %d: seat %d, which draws nothing, records %v", r.Variant, r.Game, p.Seat, p.Params)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(distinct) < 4 {
+		t.Fatalf("8 games drew %d distinct reserves", len(distinct))
+	}
+}
