@@ -133,10 +133,17 @@ func (v View) LegalActions(buf []Action) []Action { return v.g.LegalActions(buf)
 // the cards in each deck, the generator) drawn afresh from seed, and a
 // sealed offer's cash limits, which only their proposer knows, set to 0.
 func (v View) Fork(seed uint64) *Game {
-	f := v.g.Clone()
+	f := new(Game)
+	v.ForkInto(f, seed)
+	return f
+}
+
+// ForkInto makes f the fork Fork(seed) would return, reusing f's memory:
+// a planner forking at every decision allocates nothing.
+func (v View) ForkInto(f *Game, seed uint64) {
+	f.CopyFrom(v.g)
 	f.offer = f.rules.sealFor(f.offer, v.me)
 	f.record = false
-	f.events = nil
 	f.script = nil
 	f.rng.Seed(seed, seed^0x5851f42d4c957f2d)
 	for d := range f.rules.Decks {
@@ -149,7 +156,6 @@ func (v View) Fork(seed uint64) *Game {
 		*deck = deckState{}
 		f.shuffleOnto(deck, cards[:n])
 	}
-	return f
 }
 
 // CanBuild reports whether the viewer may build on sq now. The Can

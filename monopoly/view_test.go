@@ -59,6 +59,15 @@ func TestForkKeepsThePublicPosition(t *testing.T) {
 	if f3 := v.Fork(1); deckOrder(t, f3) != deckOrder(t, f1) {
 		t.Fatal("the same seed gives different forks")
 	}
+	// ForkInto gives the same fork in a game's memory, whatever it held,
+	// and allocates nothing.
+	v.ForkInto(f2, 1)
+	if !f2.SameState(f1) {
+		t.Fatal("ForkInto and Fork with the same seed differ")
+	}
+	if n := testing.AllocsPerRun(20, func() { v.ForkInto(f2, 3) }); n != 0 {
+		t.Fatalf("ForkInto: %.0f allocations", n)
+	}
 	// A fork is a real game: it reads back from its JSON (so its decks are
 	// consistent) and plays on.
 	data, _ := json.Marshal(f1)

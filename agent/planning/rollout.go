@@ -73,7 +73,8 @@ func bidUpTo(v monopoly.View, d monopoly.Decision, limit int) monopoly.Action {
 // set of players, reset for every rollout, so that rollouts allocate
 // nothing; each sample allocates one fork.
 type simulator struct {
-	sim     monopoly.Game
+	fork    monopoly.Game // the position with what the player cannot know drawn afresh
+	sim     monopoly.Game // a fork with a candidate played out
 	probe   monopoly.Game // the position, for asking the opponent model about offers
 	scratch monopoly.Game // a copy of probe with an offer made
 	model   bots.Baseline // the opponent model answering offers
@@ -116,13 +117,13 @@ func (pl *Planner) evaluate(v monopoly.View, cands []candidate) int {
 	me := v.Me()
 	k := max(1, pl.P.Rollouts)
 	for range k {
-		fork := v.Fork(pl.rng.Uint64())
+		v.ForkInto(&s.fork, pl.rng.Uint64())
 		base := 0.0
 		for i := range cands {
 			if s.dead[i] {
 				continue
 			}
-			s.sim.CopyFrom(fork)
+			s.sim.CopyFrom(&s.fork)
 			if !s.apply(me, &cands[i]) {
 				s.dead[i] = true
 				continue

@@ -204,7 +204,7 @@ func (pl *Planner) cheapest(v monopoly.View, me int, o monopoly.TradeOffer) (mon
 
 // startProbe copies the position for asking the opponent model about
 // offers. The fork's hidden parts do not matter to an answer.
-func (pl *Planner) startProbe(v monopoly.View) { pl.sim.probe.CopyFrom(v.Fork(0)) }
+func (pl *Planner) startProbe(v monopoly.View) { v.ForkInto(&pl.sim.probe, 0) }
 
 // accepts reports whether the trade o goes through when proposed now and
 // its target answers as the baseline: accepted, or under sealed deals
