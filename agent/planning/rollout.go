@@ -69,9 +69,9 @@ func bidUpTo(v monopoly.View, d monopoly.Decision, limit int) monopoly.Action {
 	return monopoly.Action{Kind: monopoly.ActBid, Player: d.Player, Arg: min(limit, d.Amount+step)}
 }
 
-// simulator evaluates candidates by rollouts. It keeps one game and one
-// set of players, reset for every rollout, so that rollouts allocate
-// nothing; each sample allocates one fork.
+// simulator evaluates candidates by rollouts. It keeps its games and one
+// set of players, reset for every sample and rollout, so that planning
+// allocates nothing.
 type simulator struct {
 	fork    monopoly.Game // the position with what the player cannot know drawn afresh
 	sim     monopoly.Game // a fork with a candidate played out
