@@ -72,3 +72,15 @@ func BenchmarkPlanningGame(b *testing.B) { benchGame(b, "planning") }
 // BenchmarkAdaptiveGame is one full game of adaptive against three
 // baseline bots (seats rotating), at reused tables.
 func BenchmarkAdaptiveGame(b *testing.B) { benchGame(b, "adaptive") }
+
+// A planned decision allocates nothing once the planner has made its
+// games: forks, rollouts and players are all reused.
+func TestPlanningDecisionAllocs(t *testing.T) {
+	g := midGameBuy(t)
+	pl := planning.NewPlanner(planning.PlanningParams(), 1)
+	v, d := g.View(0), g.Pending()
+	pl.Decide(v, d)
+	if n := testing.AllocsPerRun(3, func() { pl.Decide(v, d) }); n != 0 {
+		t.Fatalf("a planned decision: %.0f allocations", n)
+	}
+}
