@@ -6,6 +6,7 @@ package strictyaml
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"strings"
@@ -56,6 +57,26 @@ func (p Positions) Of(field string, def Pos) Pos {
 		}
 		f = f[:i]
 	}
+}
+
+// overlay records the keys of a later document, whose structs (merged)
+// merge into the earlier ones: any other key set again replaces
+// everything recorded under it.
+func (p Positions) overlay(later Positions, merged map[string]bool) {
+	for k := range p {
+		for f := k; ; {
+			if _, ok := later[f]; ok && (f == k || !merged[f]) {
+				delete(p, k)
+				break
+			}
+			i := strings.LastIndexAny(f, ".[")
+			if i < 0 {
+				break
+			}
+			f = f[:i]
+		}
+	}
+	maps.Copy(p, later)
 }
 
 // Decode decodes the YAML document data into v (a pointer to a struct)
@@ -125,13 +146,18 @@ func DecodeNode(file string, n *yaml.Node, v any, path string, pos Positions) er
 	if rv.Kind() != reflect.Pointer {
 		panic("strictyaml: DecodeNode needs a pointer")
 	}
-	d := strictDecoder{file: file, pos: pos}
+	d := strictDecoder{file: file}
+	if pos != nil {
+		d.pos, d.merged = Positions{}, map[string]bool{}
+		defer pos.overlay(d.pos, d.merged)
+	}
 	return d.decode(n, rv.Elem(), path)
 }
 
 type strictDecoder struct {
-	file string
-	pos  Positions
+	file   string
+	pos    Positions       // the keys set by this document
+	merged map[string]bool // the keys of pos that are structs
 }
 
 func (d *strictDecoder) errf(n *yaml.Node, field, format string, args ...any) error {
@@ -139,16 +165,9 @@ func (d *strictDecoder) errf(n *yaml.Node, field, format string, args ...any) er
 }
 
 func (d *strictDecoder) record(path string, n *yaml.Node) {
-	if d.pos == nil || path == "" {
-		return
+	if d.pos != nil && path != "" {
+		d.pos[path] = Pos{File: d.file, Line: n.Line}
 	}
-	// A key set again replaces everything under it.
-	for k := range d.pos {
-		if strings.HasPrefix(k, path+".") || strings.HasPrefix(k, path+"[") {
-			delete(d.pos, k)
-		}
-	}
-	d.pos[path] = Pos{File: d.file, Line: n.Line}
 }
 
 func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
@@ -170,6 +189,9 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
 			return d.errf(n, path, "want a mapping, got %s", describe(n))
+		}
+		if d.merged != nil {
+			d.merged[path] = true
 		}
 		fields := structFields(v.Type())
 		seen := map[string]bool{}
