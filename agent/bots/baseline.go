@@ -174,6 +174,8 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		a.Kind = monopoly.ActRejectTrade
 		if b.tradeGain(v, me, o) >= 0 {
 			a.Kind = monopoly.ActAcceptTrade
+		} else if c, ok := b.counter(v, me, o); ok {
+			return c
 		}
 	case monopoly.DecisionRaiseCash:
 		return b.raiseCash(v, me)
@@ -373,6 +375,23 @@ func (b *Baseline) tradeGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 		return -1
 	}
 	return int(o.GiveCash) - int(o.GetCash) + b.assetGain(v, me, o)
+}
+
+// counter answers an offer it would refuse, when the rules allow
+// counter-offers, with the same exchange at the cash that makes it fair to
+// itself: the least it takes, or the most it pays keeping its reserve.
+func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (monopoly.Action, bool) {
+	if v.Rules().CounterOffers == 0 {
+		return monopoly.Action{}, false
+	}
+	net := -b.assetGain(v, me, o) // the cash it must receive on balance
+	if net < 0 && v.Cash(me)+net < b.P.CompleteReserve {
+		return monopoly.Action{}, false
+	}
+	b.offer = monopoly.TradeOffer{To: o.From, GiveSquares: o.GetSquares, GetSquares: o.GiveSquares,
+		GiveCards: o.GetCards, GetCards: o.GiveCards, GetCash: int64(max(0, net)), GiveCash: int64(max(0, -net))}
+	a := monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &b.offer}
+	return a, v.Check(a) == nil
 }
 
 // assetGain is tradeGain without the cash: what the properties and cards

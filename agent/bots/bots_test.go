@@ -113,8 +113,9 @@ func tradePosition(t *testing.T, doc string) *monopoly.Game {
 	return g
 }
 
-// answer has seat 0's baseline answer an offer from seat 1.
-func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.Action {
+// answer has seat 0's baseline answer an offer from seat 1, in a copy of
+// g that it returns with the offer pending.
+func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) (monopoly.Action, *monopoly.Game) {
 	t.Helper()
 	g = g.Clone()
 	// Seat 0 is to move: pass to seat 1 so that it can propose.
@@ -141,7 +142,7 @@ func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) monopoly.Acti
 	if d.Kind != monopoly.DecisionTradeResponse || d.Player != 0 {
 		t.Fatalf("pending %+v", d)
 	}
-	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d)
+	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d), g
 }
 
 func TestBaselineRefusesLopsidedTrades(t *testing.T) {
@@ -161,8 +162,8 @@ func TestBaselineRefusesLopsidedTrades(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := answer(t, g, c.o).Kind; got != c.want {
-				t.Fatalf("got %s, want %s", got, c.want)
+			if got, _ := answer(t, g, c.o); got.Kind != c.want {
+				t.Fatalf("got %s, want %s", got.Kind, c.want)
 			}
 		})
 	}
@@ -190,11 +191,36 @@ func TestBaselineSealedLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			a := answer(t, g, c.o)
+			a, _ := answer(t, g, c.o)
 			if a.Kind != monopoly.ActAcceptTrade || a.Arg < c.least {
 				t.Fatalf("answered %s with limit %d, want acceptance asking at least %d", a.Kind, a.Arg, c.least)
 			}
 		})
+	}
+}
+
+// When the rules allow counter-offers, the baseline answers an offer it
+// would refuse with the same exchange at the price fair to itself, which
+// a baseline proposer valuing the group alike accepts; an offer it would
+// accept it accepts.
+func TestBaselineCounterOffers(t *testing.T) {
+	g := tradePosition(t, "counter_offers: 1")
+	r := g.Rules()
+	ny, _ := r.SquareIndex("New York Avenue")
+	a, h := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: 200, GetSquares: 1 << ny})
+	want := monopoly.TradeOffer{From: 0, To: 1, GiveSquares: 1 << ny, GetCash: 200 + 560}
+	if a.Kind != monopoly.ActCounterTrade || *a.Offer != want {
+		t.Fatalf("answered %s %+v, want a counter-offer %+v", a.Kind, a.Offer, want)
+	}
+	if err := h.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	d := h.Pending()
+	if back := bots.NewBaseline(bots.BaselineParams()).Decide(h.View(1), d); d.Player != 1 || back.Kind != monopoly.ActAcceptTrade {
+		t.Fatalf("the proposer answered the counter with %s", back.Kind)
+	}
+	if a, _ := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: 1 << ny}); a.Kind != monopoly.ActAcceptTrade {
+		t.Fatalf("a fair offer answered with %s", a.Kind)
 	}
 }
 
