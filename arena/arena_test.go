@@ -6,15 +6,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 func testConfig(t *testing.T, workers int) Config {
 	t.Helper()
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 150"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := monopolytest.Rules(t, "max_rounds: 150")
 	return Config{Rules: r, Players: 4, Bots: []string{"baseline", "random"}, Seed: 9, Games: 120, Workers: workers}
 }
 
@@ -100,10 +97,7 @@ func TestSimulateCancelled(t *testing.T) {
 
 // A game stopped at the round limit reports the rounds it played.
 func TestCappedRounds(t *testing.T) {
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 20"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := monopolytest.Rules(t, "max_rounds: 20")
 	c := Config{Rules: r, Players: 4, Bots: []string{"baseline"}, Seed: 3, Games: 30}
 	res, err := Simulate(context.Background(), c, nil)
 	if err != nil {

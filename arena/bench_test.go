@@ -5,15 +5,11 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
-func benchRules(b *testing.B) *monopoly.Rules {
-	r, err := monopoly.DefaultRules().WithOverrides("bench", []byte("max_rounds: 500"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return r
-}
+// benchRules are the rules of the benchmarks: games end by round 500.
+func benchRules(b *testing.B) *monopoly.Rules { return monopolytest.Rules(b, "max_rounds: 500") }
 
 // BenchmarkGame plays one full 4-player game of baseline bots (default
 // rules, 500-round limit) per iteration, bots included, at one table as a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 func paramSpec(t *testing.T, src string) agent.ParamSpec {
@@ -23,10 +24,7 @@ func paramSpec(t *testing.T, src string) agent.ParamSpec {
 // plays each game as a fresh table would: players are reused only when
 // they are the same bot with the same parameters.
 func TestTableReuseAcrossSeatings(t *testing.T) {
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 120"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := monopolytest.Rules(t, "max_rounds: 120")
 	rich := paramSpec(t, "{cash_reserve: 900}")
 	drawn := paramSpec(t, "{cash_reserve: {mean: 300, std: 200}}")
 	seatings := [][]Seat{

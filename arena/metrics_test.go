@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // cashGame returns a game whose players hold the given cash, to show the
@@ -273,10 +274,7 @@ func TestMetricsRecount(t *testing.T) {
 	seatings := [][]string{{"baseline", "baseline", "baseline", "baseline"}, {"random", "baseline", "random"}, {"baseline", "random"}}
 	games, built, traded, bankrupt := 0, 0, 0, 0
 	for vi, v := range variants {
-		rules, err := monopoly.DefaultRules().WithOverrides("test", []byte(v))
-		if err != nil {
-			t.Fatal(err)
-		}
+		rules := monopolytest.Rules(t, v)
 		for si, bots := range seatings {
 			for k := range 4 {
 				seats := make([]Seat, len(bots))

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 func newTournament(t *testing.T, c TournamentConfig) *Tournament {
@@ -167,20 +167,11 @@ func playAll(t *testing.T, tn *Tournament) ([]TournamentGame, *Tally) {
 	return games, tally
 }
 
-func rulesWith(t *testing.T, yaml string) *monopoly.Rules {
-	t.Helper()
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // The records and the summary are the same, byte for byte, on 1, 2 and 3
 // workers, and any game replays alone.
 func TestTournamentWorkers(t *testing.T) {
 	// Ten rounds: short games, the richest wins, and random wins some.
-	c := TournamentConfig{Rules: rulesWith(t, "max_rounds: 10"), Bots: []string{"baseline", "random", "baseline", "random"},
+	c := TournamentConfig{Rules: monopolytest.Rules(t, "max_rounds: 10"), Bots: []string{"baseline", "random", "baseline", "random"},
 		Players: 4, Games: 60, Seed: 9}
 	var want string
 	for _, w := range []int{1, 2, 3} {
@@ -220,7 +211,7 @@ func TestTournamentWorkers(t *testing.T) {
 func TestTournamentScoring(t *testing.T) {
 	// One round: buying a property leaves net worth where it was, so
 	// many games end tied.
-	tn := newTournament(t, TournamentConfig{Rules: rulesWith(t, "max_rounds: 1"),
+	tn := newTournament(t, TournamentConfig{Rules: monopolytest.Rules(t, "max_rounds: 1"),
 		Bots: []string{"baseline", "random", "baseline"}, Players: 3, Games: 300, Seed: 3})
 	games, tally := playAll(t, tn)
 	ties := 0
@@ -327,7 +318,7 @@ func BenchmarkTournamentSimGame(b *testing.B) {
 // With more entrants than seats, each bot sits out some games: seats and
 // games played follow the plan (4 of every 5 games for each entrant).
 func TestTournamentSubsets(t *testing.T) {
-	tn := newTournament(t, TournamentConfig{Rules: rulesWith(t, "max_rounds: 8"),
+	tn := newTournament(t, TournamentConfig{Rules: monopolytest.Rules(t, "max_rounds: 8"),
 		Bots: []string{"random", "baseline", "random", "random", "random"}, Players: 4, Games: 50, Seed: 2})
 	_, tally := playAll(t, tn)
 	s := tally.Summary(100)

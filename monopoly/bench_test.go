@@ -6,12 +6,13 @@ import (
 
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // benchGame is a position some way into a baseline game, for the
 // benchmarks that copy or write one.
 func benchGame(b *testing.B) *monopoly.Game {
-	r := rulesWith(b, "max_rounds: 500")
+	r := monopolytest.Rules(b, "max_rounds: 500")
 	g := monopoly.New(r, 4, 11)
 	as := seatAgents([]string{"baseline"}, 4, 11)
 	for n := 0; n < 400 && !g.Over(); n++ {
@@ -25,7 +26,7 @@ func benchGame(b *testing.B) *monopoly.Game {
 // BenchmarkRandomGame plays one whole 4-player game of random bots
 // (500-round limit) per iteration, bots included.
 func BenchmarkRandomGame(b *testing.B) {
-	r := rulesWith(b, "max_rounds: 500")
+	r := monopolytest.Rules(b, "max_rounds: 500")
 	seed := uint64(0)
 	actions := 0
 	b.ReportAllocs()
@@ -98,7 +99,7 @@ func BenchmarkUnmarshalGame(b *testing.B) {
 // with baseline bots and the event log off allocates nothing: the engine's
 // hot path and the bots' answers are allocation-free.
 func TestTurnLoopAllocs(t *testing.T) {
-	r := rulesWith(t, "max_rounds: 1000")
+	r := monopolytest.Rules(t, "max_rounds: 1000")
 	const games = 8
 	gs := make([]*monopoly.Game, games)
 	as := make([][]decider, games)

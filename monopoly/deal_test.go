@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // dealGame starts a three-player game under doc's rules in which A owns
 // Oriental Avenue and B owns Boardwalk, at A's first decision.
 func dealGame(t *testing.T, doc string) (*monopoly.Game, int, int) {
 	t.Helper()
-	r := rulesWith(t, doc)
+	r := monopolytest.Rules(t, doc)
 	oriental, boardwalk := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Boardwalk")
 	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
 		Players:    []monopoly.PlayerSetup{{Cash: 1500}, {Cash: 1500}, {Cash: 1500}},
@@ -180,7 +181,7 @@ func TestForkHidesSealedLimits(t *testing.T) {
 // when several raise cash in the same phase (a card collecting from every
 // player), and the counts survive a save.
 func TestProposalBudgetPerDebtor(t *testing.T) {
-	r := rulesWith(t, "")
+	r := monopolytest.Rules(t, "")
 	oriental, boardwalk := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Boardwalk")
 	opera := -1
 	for i, c := range r.Decks[1].Cards {

@@ -12,21 +12,10 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strings"
-	"testing"
 
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
 )
-
-// rulesWith returns the default rules with a YAML override document.
-func rulesWith(tb testing.TB, doc string) *monopoly.Rules {
-	tb.Helper()
-	r, err := monopoly.DefaultRules().WithOverrides("test overrides", []byte(doc))
-	if err != nil {
-		tb.Fatalf("rules %q: %v", doc, err)
-	}
-	return r
-}
 
 // variant is a rule set the property tests play under.
 type variant struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // maxGameSteps bounds one test game: agents that never let a game end
@@ -78,7 +79,7 @@ func TestInvariants(t *testing.T) {
 	seen, flagged := map[monopoly.EventKind]int{}, map[monopoly.EventKind]int{}
 	seed := uint64(0)
 	for vi, v := range variants {
-		r := rulesWith(t, v.yaml+"\nmax_rounds: 300")
+		r := monopolytest.Rules(t, v.yaml+"\nmax_rounds: 300")
 		for game := range 10 {
 			players := 2 + game%5
 			seed++
@@ -315,7 +316,7 @@ func TestRefusalMessages(t *testing.T) {
 func TestHousingShortageSale(t *testing.T) {
 	for _, supply := range []int{0, 1, 2, 3, 4, 9} {
 		t.Run(fmt.Sprintf("%d houses in the bank", supply), func(t *testing.T) {
-			r := rulesWith(t, fmt.Sprintf("max_houses: %d", supply))
+			r := monopolytest.Rules(t, fmt.Sprintf("max_houses: %d", supply))
 			s := monopoly.Setup{
 				Players:     []monopoly.PlayerSetup{{Cash: 100}, {Cash: 100}},
 				Properties:  []monopoly.PropertySetup{{Square: 1, Owner: 0, Houses: 5}, {Square: 3, Owner: 0, Houses: 5}},

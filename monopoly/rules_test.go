@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // defaultConfig is the default rules in their config form, decoded.
@@ -425,7 +426,7 @@ func TestRentTables(t *testing.T) {
 // TestWithOverridesLeavesOriginal checks that overriding, successfully
 // or not, changes nothing in the rules overridden.
 func TestWithOverridesLeavesOriginal(t *testing.T) {
-	base := rulesWith(t, "max_rounds: 77\njail_fine: 60")
+	base := monopolytest.Rules(t, "max_rounds: 77\njail_fine: 60")
 	before, _ := json.Marshal(base)
 	squares := append([]monopoly.Square(nil), base.Squares...)
 	for _, doc := range []string{
@@ -454,7 +455,7 @@ func TestWithOverridesLeavesOriginal(t *testing.T) {
 // reads back into the same rules.
 func TestRulesJSONRoundTrip(t *testing.T) {
 	for _, v := range variants {
-		r := rulesWith(t, v.yaml)
+		r := monopolytest.Rules(t, v.yaml)
 		data, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // recordedAction is an action with its offer copied: agents reuse the
@@ -74,7 +75,7 @@ func roundTrip(t *testing.T, g *monopoly.Game) *monopoly.Game {
 func TestStateRoundTrip(t *testing.T) {
 	trips, forks := 0, 0
 	for i, v := range variants {
-		r := rulesWith(t, v.yaml+"\nmax_rounds: 150")
+		r := monopolytest.Rules(t, v.yaml+"\nmax_rounds: 150")
 		for k := range 2 {
 			seed := uint64(100 + 10*i + k)
 			players := 2 + (i+k)%5
@@ -120,7 +121,7 @@ func TestStateRoundTrip(t *testing.T) {
 // TestCloneIsIndependent checks that playing a clone leaves the original
 // untouched and that the clone starts with an empty event log.
 func TestCloneIsIndependent(t *testing.T) {
-	r := rulesWith(t, "max_rounds: 100")
+	r := monopolytest.Rules(t, "max_rounds: 100")
 	g := monopoly.New(r, 4, 9)
 	g.Record(true)
 	playOn(t, g, seatAgents([]string{"chaos"}, 4, 9), 500)
@@ -145,7 +146,7 @@ func TestCloneIsIndependent(t *testing.T) {
 // TestReset checks that a game reset after play is the new game New would
 // make, recording events as before, and plays on as that game does.
 func TestReset(t *testing.T) {
-	r := rulesWith(t, "max_rounds: 100")
+	r := monopolytest.Rules(t, "max_rounds: 100")
 	g := monopoly.New(r, 3, 9)
 	g.Record(true)
 	playOn(t, g, seatAgents([]string{"chaos"}, 3, 9), 500)
@@ -172,7 +173,7 @@ func TestReset(t *testing.T) {
 // be the same; another seed gives another game.
 func TestDeterminism(t *testing.T) {
 	for i, v := range variants {
-		r := rulesWith(t, v.yaml+"\nmax_rounds: 200")
+		r := monopolytest.Rules(t, v.yaml+"\nmax_rounds: 200")
 		seed := uint64(500 + i)
 		players := 2 + i%5
 		g := monopoly.New(r, players, seed)
@@ -207,7 +208,7 @@ func TestDeterminism(t *testing.T) {
 // decision kind, and returns their state JSON by kind.
 func pendingStates(t *testing.T) map[monopoly.DecisionKind][]byte {
 	t.Helper()
-	r := rulesWith(t, "max_rounds: 300")
+	r := monopolytest.Rules(t, "max_rounds: 300")
 	out := map[monopoly.DecisionKind][]byte{}
 	for seed := uint64(1); seed < 50 && len(out) < 7; seed++ {
 		g := monopoly.New(r, 3, seed)

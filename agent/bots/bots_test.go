@@ -8,16 +8,8 @@ import (
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
-
-func rules(t *testing.T, doc string) *monopoly.Rules {
-	t.Helper()
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // Every answer of both bots is legal (arena.Play fails on an illegal one)
 // and their games end: baseline games by bankruptcy, random ones at worst
@@ -36,7 +28,7 @@ func TestBotsPlayLegalGamesThatEnd(t *testing.T) {
 		{[]string{"baseline"}, "trades_per_phase: 0", 0}, // no trades: few groups complete
 		{[]string{"baseline"}, "trades_per_turn: 1", 0.98},
 	} {
-		cfg := arena.Config{Rules: rules(t, "max_rounds: 500\n"+c.deals), Players: 4, Bots: c.bots, Seed: 11, Games: 200}
+		cfg := arena.Config{Rules: monopolytest.Rules(t, "max_rounds: 500\n"+c.deals), Players: 4, Bots: c.bots, Seed: 11, Games: 200}
 		res, err := arena.Simulate(context.Background(), cfg, nil)
 		if err != nil {
 			t.Fatalf("%v: %v", c.bots, err)
@@ -51,7 +43,7 @@ func TestBotsPlayLegalGamesThatEnd(t *testing.T) {
 // Baseline beats random decisively: a bot that buys, builds and trades
 // must win far more than its 25% share against players that do not.
 func TestBaselineBeatsRandom(t *testing.T) {
-	cfg := arena.Config{Rules: rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"baseline", "random", "random", "random"}, Seed: 5, Games: 300}
+	cfg := arena.Config{Rules: monopolytest.Rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"baseline", "random", "random", "random"}, Seed: 5, Games: 300}
 	res, err := arena.Simulate(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +55,7 @@ func TestBaselineBeatsRandom(t *testing.T) {
 }
 
 func TestSameSeedSameGame(t *testing.T) {
-	cfg := arena.Config{Rules: rules(t, "max_rounds: 500"), Players: 4, Bots: []string{"baseline", "random"}, Seed: 3, Games: 1}
+	cfg := arena.Config{Rules: monopolytest.Rules(t, "max_rounds: 500"), Players: 4, Bots: []string{"baseline", "random"}, Seed: 3, Games: 1}
 	a, err := cfg.RunGame(7, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +82,7 @@ func TestSameSeedSameGame(t *testing.T) {
 // third is seat 1's.
 func tradePosition(t *testing.T, doc string) *monopoly.Game {
 	t.Helper()
-	r := rules(t, doc)
+	r := monopolytest.Rules(t, doc)
 	sq := func(n string) int { i, _ := r.SquareIndex(n); return i }
 	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1}
 	for range 3 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // benchGames plays one full game of the four (seats rotated, default rules,
@@ -12,7 +13,7 @@ import (
 // worker does; with words, every answer carries speech and thought, taken
 // from the game's event log after each action as a viewer would.
 func benchGames(b *testing.B, words bool) {
-	r := rules(b, "max_rounds: 500")
+	r := monopolytest.Rules(b, "max_rounds: 500")
 	four := []string{"shark", "professor", "hustler", "turtle"}
 	var tb arena.Table
 	var taken int

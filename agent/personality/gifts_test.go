@@ -9,6 +9,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // No personality makes or accepts lopsided gifts. The judge is a neutral
@@ -154,7 +155,7 @@ func square(t *testing.T, r *monopoly.Rules, name string) uint64 {
 // both, are refused by all four, under both protocols; a price that pays
 // for the group is accepted, so the refusals are judgement, not habit.
 func TestNoLopsidedGiftsAccepted(t *testing.T) {
-	open, sealed, counters := rules(t, "max_rounds: 500"), rules(t, "max_rounds: 500\ndeal_protocol: sealed"), rules(t, "max_rounds: 500\ncounter_offers: 5")
+	open, sealed, counters := monopolytest.Rules(t, "max_rounds: 500"), monopolytest.Rules(t, "max_rounds: 500\ndeal_protocol: sealed"), monopolytest.Rules(t, "max_rounds: 500\ncounter_offers: 5")
 	ny, elec := square(t, open, "New York Avenue"), square(t, open, "Electric Company")
 	cases := []struct {
 		name   string
@@ -208,7 +209,7 @@ func TestNoLopsidedGiftsProposed(t *testing.T) {
 	spec := paramSpec(t, "trade_chance: 1")
 	proposals := 0
 	for _, doc := range []string{"max_rounds: 500", "max_rounds: 500\ndeal_protocol: sealed"} {
-		r := rules(t, doc)
+		r := monopolytest.Rules(t, doc)
 		ny := square(t, r, "New York Avenue")
 		for _, bot := range []string{"shark", "professor", "hustler", "turtle"} {
 			for seed := range uint64(40) {
@@ -242,7 +243,7 @@ func TestNoLopsidedGiftsProposed(t *testing.T) {
 func TestNoLopsidedGiftsInPlay(t *testing.T) {
 	var proposed, accepted int
 	for _, doc := range []string{"max_rounds: 500", "max_rounds: 500\ndeal_protocol: sealed", "max_rounds: 500\ncounter_offers: 5"} {
-		r := rules(t, doc)
+		r := monopolytest.Rules(t, doc)
 		sealed := r.DealProtocol == monopoly.DealsSealed
 		for i := range 60 {
 			seed := arena.GameSeed(31, i)

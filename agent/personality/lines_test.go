@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // thoughtOnly topics have no public line: holding back is private.
@@ -112,10 +113,7 @@ func TestMoney(t *testing.T) {
 // The landing model is measured once per rules, whoever asks and however
 // many games ask at once, and is the same measurement every time.
 func TestLandingModel(t *testing.T) {
-	r, err := monopoly.DefaultRules().WithOverrides("landing", []byte("max_rounds: 300"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := monopolytest.Rules(t, "max_rounds: 300")
 	models := make(chan *landingModel, 8)
 	for range 8 {
 		go func() { models <- landingFor(r) }()

@@ -12,6 +12,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // A small behaviour-metrics harness, counted from the recorded events of
@@ -144,14 +145,6 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 	return out
 }
 
-func matrixRules(t testing.TB) *monopoly.Rules {
-	r, err := monopoly.DefaultRules().WithOverrides("matrix", []byte("max_rounds: 500"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 var four = []string{"shark", "professor", "hustler", "turtle"}
 
 func report(stats map[string]*botStats) string {
@@ -187,9 +180,9 @@ func TestMatrixOrderings(t *testing.T) {
 		}
 		games = n
 	}
-	r := matrixRules(t)
+	r := monopolytest.Rules(t, "max_rounds: 500")
 	if doc := os.Getenv("GOPOLY_MATRIX_RULES"); doc != "" {
-		r = rules(t, "max_rounds: 500\n"+doc)
+		r = monopolytest.Rules(t, "max_rounds: 500\n"+doc)
 	}
 	st := measure(t, r, four, games, 2024)
 	t.Logf("%d games\n%s", games, report(st))

@@ -12,16 +12,8 @@ import (
 	"github.com/gopoly/gopoly/agent/personality"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
-
-func rules(t testing.TB, doc string) *monopoly.Rules {
-	t.Helper()
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 func seats(bots ...string) []arena.Seat {
 	s := make([]arena.Seat, len(bots))
@@ -58,7 +50,7 @@ func TestLegalGamesThatEnd(t *testing.T) {
 	}
 	var tb arena.Table
 	for vi, doc := range variants {
-		r := rules(t, doc)
+		r := monopolytest.Rules(t, doc)
 		for mi, mix := range mixes {
 			if r.TradesPerPhase == 0 && slices.Contains(mix, "baseline") {
 				continue // the baseline proposes trades even when the rules allow none
@@ -102,7 +94,7 @@ func record(t *testing.T, tb *arena.Table, m arena.Match) []monopoly.Event {
 // and on one reused after other games.
 func TestDeterminism(t *testing.T) {
 	for _, doc := range []string{variants[0], variants[1]} {
-		m := arena.Match{Rules: rules(t, doc), Seats: seats("shark", "professor", "hustler", "turtle"), Seed: 77}
+		m := arena.Match{Rules: monopolytest.Rules(t, doc), Seats: seats("shark", "professor", "hustler", "turtle"), Seed: 77}
 		var fresh, reused arena.Table
 		a := record(t, &fresh, m)
 		for _, s := range []uint64{3, 4} {
@@ -165,7 +157,7 @@ func TestAnswerMatchesDecideAndWords(t *testing.T) {
 		seen[k][line] = true
 	}
 	for vi, doc := range []string{variants[0], variants[1], variants[2]} {
-		r := rules(t, doc)
+		r := monopolytest.Rules(t, doc)
 		for i := range 12 {
 			bots := []string{"shark", "professor", "hustler", "turtle"}
 			n := len(bots)

@@ -7,6 +7,7 @@ import (
 	"github.com/gopoly/gopoly/agent/planning"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // midGameBuy plays baseline bots until seat 0 is offered a property in
@@ -43,10 +44,7 @@ func BenchmarkPlanningDecision(b *testing.B) {
 }
 
 func benchGame(b *testing.B, bot string) {
-	r, err := monopoly.DefaultRules().WithOverrides("bench", []byte("max_rounds: 500"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := monopolytest.Rules(b, "max_rounds: 500")
 	// Rotating seats: the bot plays seat i mod 4 in game i.
 	cfgs := make([]arena.Config, 4)
 	for s := range cfgs {

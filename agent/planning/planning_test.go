@@ -13,17 +13,9 @@ import (
 	"github.com/gopoly/gopoly/agent/planning"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 	"github.com/gopoly/gopoly/stats"
 )
-
-func rules(t testing.TB, doc string) *monopoly.Rules {
-	t.Helper()
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 func spec(t testing.TB, doc string) agent.ParamSpec {
 	t.Helper()
@@ -84,9 +76,9 @@ func TestGamesEndLegally(t *testing.T) {
 		{"adaptive", "shark", "planning", "hustler", "professor", "turtle"},
 	}
 	for _, v := range variants {
-		r := rules(t, v.rules)
+		r := monopolytest.Rules(t, v.rules)
 		if v.name != "timed" {
-			r = rules(t, v.rules+"\nmax_rounds: 300")
+			r = monopolytest.Rules(t, v.rules+"\nmax_rounds: 300")
 		}
 		for i, names := range seats {
 			t.Run(fmt.Sprintf("%s/%d players", v.name, len(names)), func(t *testing.T) {
@@ -112,7 +104,7 @@ func eventLog(t *testing.T, g *monopoly.Game) string {
 
 // The same seed gives the same game, event for event.
 func TestSameSeedSameGame(t *testing.T) {
-	r := rules(t, "max_rounds: 300")
+	r := monopolytest.Rules(t, "max_rounds: 300")
 	names := []string{"planning", "adaptive", "baseline", "cautious"}
 	a := eventLog(t, play(t, r, 5, agent.ParamSpec{}, names...))
 	b := eventLog(t, play(t, r, 5, agent.ParamSpec{}, names...))
@@ -139,7 +131,7 @@ func init() {
 // one worker plays them in order at one table (players reset, not
 // remade), several interleave them.
 func TestResultsIndependentOfOrder(t *testing.T) {
-	c := arena.Config{Rules: rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"adaptive-test", "baseline", "planning-test", "baseline"}, Seed: 9, Games: 12}
+	c := arena.Config{Rules: monopolytest.Rules(t, "max_rounds: 300"), Players: 4, Bots: []string{"adaptive-test", "baseline", "planning-test", "baseline"}, Seed: 9, Games: 12}
 	c.Workers = 1
 	one, err := arena.Simulate(context.Background(), c, nil)
 	if err != nil {
@@ -167,7 +159,7 @@ func TestResultsIndependentOfOrder(t *testing.T) {
 // games against baselines.
 func purchases(t *testing.T, bot string, s agent.ParamSpec, games int) int {
 	t.Helper()
-	r := rules(t, "max_rounds: 300")
+	r := monopolytest.Rules(t, "max_rounds: 300")
 	n := 0
 	for seed := range uint64(games) {
 		g := play(t, r, 100+seed, s, bot, "baseline", "baseline", "baseline")
@@ -234,7 +226,7 @@ func TestStrength(t *testing.T) {
 	if *strengthGames > 0 {
 		games, bots, p = *strengthGames, []string{"planning", "adaptive"}, agent.ParamSpec{}
 	}
-	r := rules(t, "max_rounds: 500")
+	r := monopolytest.Rules(t, "max_rounds: 500")
 	for _, bot := range bots {
 		// Game i seats the bot in seat i mod 4, among baselines.
 		wins := 0

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // setup builds a four-player position: cash per seat, owners of named
@@ -200,10 +201,7 @@ func TestNothingToDoNoRollouts(t *testing.T) {
 // baseline's own: the trade goes through, at that price, and a dollar
 // less would fail.
 func TestSealedProposal(t *testing.T) {
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("deal_protocol: sealed"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := monopolytest.Rules(t, "deal_protocol: sealed")
 	g := setupWith(t, r, [4]int{1000, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
