@@ -190,10 +190,7 @@ func ParseExperiment(file string, data []byte) (*Experiment, error) {
 	if err := strictyaml.Decode(file, data, &f, pos); err != nil {
 		return nil, err
 	}
-	errAt := func(field, format string, args ...any) error {
-		p := pos.Of(field, strictyaml.Pos{File: file})
-		return &strictyaml.Error{File: file, Line: p.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
-	}
+	errAt := func(field, format string, args ...any) error { return pos.Errorf(file, field, format, args...) }
 	e := &Experiment{Name: f.Name, Description: f.Description, File: file, Source: data}
 	switch {
 	case f.Name == "":

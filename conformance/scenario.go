@@ -165,10 +165,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	if err := strictyaml.Decode(file, data, s, s.pos); err != nil {
 		return nil, err
 	}
-	errAt := func(field, format string, args ...any) error {
-		p := s.pos.Of(field, strictyaml.Pos{File: file})
-		return &strictyaml.Error{File: file, Line: p.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
-	}
+	errAt := func(field, format string, args ...any) error { return s.pos.Errorf(file, field, format, args...) }
 	if s.Name == "" {
 		return nil, errAt("name", "is required")
 	}

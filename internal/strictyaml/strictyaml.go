@@ -59,6 +59,13 @@ func (p Positions) Of(field string, def Pos) Pos {
 	}
 }
 
+// Errorf returns an *Error about field at the line where it, or the
+// nearest enclosing key, was set; in file, without a line, when none was.
+func (p Positions) Errorf(file, field, format string, args ...any) error {
+	q := p.Of(field, Pos{File: file})
+	return &Error{File: q.File, Line: q.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
 // overlay records the keys of a later document, whose structs (merged)
 // merge into the earlier ones: any other key set again replaces
 // everything recorded under it.

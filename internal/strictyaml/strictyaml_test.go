@@ -52,6 +52,9 @@ func TestOverlayPositions(t *testing.T) {
 			t.Errorf("%s: at %v, want %v", tc.field, got, tc.want)
 		}
 	}
+	if err := pos.Errorf("default", "s.x", "too %s", "small"); err.Error() != "first.yaml:3: s.x: too small" {
+		t.Errorf("Errorf: %v", err)
+	}
 }
 
 // Every malformed document is an *Error naming the file, the line and the
