@@ -665,26 +665,16 @@ func (c *checker) checkLedger(pre, g *monopoly.Game, a monopoly.Action, evs []mo
 			if a.Kind != monopoly.ActDeclareBankruptcy || i != 0 {
 				return fmt.Errorf("bankruptcy (event %d) not at the start of a declare_bankruptcy action", i)
 			}
-			p := e.Player
-			if explicitBankruptcyEvents(evs[i+1:], p) {
-				break // the engine reports the estate's money as events
-			}
-			if e.Other >= 0 {
-				worth := int64(0)
-				for m := pre.OwnedMask(int(p)); m != 0; m &= m - 1 {
-					sq := bits.TrailingZeros64(m)
-					worth += int64(pre.Houses(sq) * r.HouseCost(sq) / 2)
-				}
-				if err = move(monopoly.Bank, p, worth); err == nil {
-					err = move(p, e.Other, cash[p])
-				}
-			} else {
-				err = move(p, monopoly.Bank, cash[p])
-			}
 		}
 		if err != nil {
 			return fmt.Errorf("event %d %s: %w", i, e.Kind, err)
 		}
+	}
+	// The estate's money moves as the events after the bankruptcy:
+	// buildings sold (checked in checkBuildingEvents) and the cash handed
+	// over, which leaves the bankrupt with nothing.
+	if a.Kind == monopoly.ActDeclareBankruptcy && cash[a.Player] != 0 {
+		return fmt.Errorf("bankrupt player %d kept %d by the events (7.9)", a.Player, cash[a.Player])
 	}
 	for i := range cash {
 		if cash[i] != int64(g.Cash(i)) {
@@ -698,22 +688,6 @@ func (c *checker) checkLedger(pre, g *monopoly.Game, a monopoly.Action, evs []mo
 		return fmt.Errorf("bank flow %d; the events say %d", g.BankFlow(), bank)
 	}
 	return nil
-}
-
-// explicitBankruptcyEvents reports whether the events after a bankruptcy
-// report the bankrupt player's money movements themselves (buildings sold,
-// cash handed over). The engine emits none today, so the ledger models
-// them from the position before the action.
-func explicitBankruptcyEvents(evs []monopoly.Event, p int8) bool {
-	for _, e := range evs {
-		switch e.Kind {
-		case monopoly.EvPay, monopoly.EvSellBuilding:
-			if e.Player == p || e.Other == p {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // groupSpread returns the fewest and most buildings in a group.
@@ -731,7 +705,9 @@ func groupSpread(g *monopoly.Game, grp *monopoly.Group) (lo, hi int) {
 // has) and returns the groups where a hotel was sold in a shortage.
 func (c *checker) checkBuildingEvents(pre, g *monopoly.Game, evs []monopoly.Event) (shortage []int, err error) {
 	r := c.r
+	liquidation := false
 	for _, e := range evs {
+		liquidation = liquidation || e.Kind == monopoly.EvBankrupt
 		if e.Kind != monopoly.EvBuild && e.Kind != monopoly.EvSellBuilding {
 			continue
 		}
@@ -747,6 +723,15 @@ func (c *checker) checkBuildingEvents(pre, g *monopoly.Game, evs []monopoly.Even
 			return nil, fmt.Errorf("%s on %s says %d buildings, there are %d", e.Kind, s.Name, e.Other, after)
 		}
 		half := r.HouseCost(sq) / 2
+		if liquidation {
+			// 7.9: a bankrupt's buildings all go to the bank at half
+			// their cost, so evenness no longer applies.
+			if e.Kind != monopoly.EvSellBuilding || after != 0 || int(e.Amount) != before*half {
+				return nil, fmt.Errorf("bankrupt's %s on %s: %d -> %d buildings for %d, want all %d for %d (7.9)",
+					e.Kind, s.Name, before, after, e.Amount, before, before*half)
+			}
+			continue
+		}
 		if e.Kind == monopoly.EvBuild {
 			if before != lo || after != before+1 {
 				return nil, fmt.Errorf("built on %s from %d to %d; the group's fewest was %d (7.5)", s.Name, before, after, lo)

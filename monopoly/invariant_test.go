@@ -215,6 +215,51 @@ func groupOf(r *monopoly.Rules, sq int) (int, bool) {
 	return s.Group, s.Kind == monopoly.KindStreet
 }
 
+// TestBankruptcyWithBuildings declares bankruptcy to a player while
+// holding an uneven group and a hotel: every building goes to the bank at
+// half its cost, as if sold one by one, whatever the group's spread, and
+// the creditor receives the proceeds (7.9). An odd house cost shows the
+// rounding.
+func TestBankruptcyWithBuildings(t *testing.T) {
+	groups := "groups:\n"
+	for _, grp := range monopoly.DefaultRules().Groups {
+		cost := grp.HouseCost
+		if grp.Name == "Light Blue" {
+			cost = 55
+		}
+		groups += fmt.Sprintf("  - {name: %s, house_cost: %d}\n", grp.Name, cost)
+	}
+	r := monopolytest.Rules(t, groups)
+	oriental, vermont, connecticut := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Vermont Avenue"), squareNamed(t, r, "Connecticut Avenue")
+	mediterranean, baltic, boardwalk := squareNamed(t, r, "Mediterranean Avenue"), squareNamed(t, r, "Baltic Avenue"), squareNamed(t, r, "Boardwalk")
+	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
+		Players: []monopoly.PlayerSetup{{Cash: 10, Position: 35}, {Cash: 1500}, {Cash: 1500}},
+		Properties: []monopoly.PropertySetup{
+			{Square: oriental, Owner: 0, Houses: 1}, {Square: vermont, Owner: 0, Houses: 2}, {Square: connecticut, Owner: 0, Houses: 2},
+			{Square: mediterranean, Owner: 0, Houses: 5}, {Square: baltic, Owner: 0, Houses: 5},
+			{Square: boardwalk, Owner: 1, Houses: 5}, {Square: squareNamed(t, r, "Park Place"), Owner: 1, Houses: 5}}}
+	g, err := monopoly.NewFromSetup(r, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Record(true)
+	g.TakeEvents()
+	c := newChecker(g)
+	g.ScriptDice([][2]int{{1, 3}}) // to Boardwalk's hotel
+	for _, a := range []monopoly.Action{{Kind: monopoly.ActContinue, Player: 0}, {Kind: monopoly.ActDeclareBankruptcy, Player: 0}} {
+		if applied, bad := c.try(g, a); bad != nil || !applied {
+			t.Fatalf("%v: applied %v: %v", a.Kind, applied, bad)
+		}
+	}
+	// 5 light-blue houses at 27 and 2 hotels on the browns at 5 x 25.
+	if want := 1500 + 10 + 5*27 + 2*5*25; g.Cash(1) != want {
+		t.Errorf("the creditor has %d, want %d", g.Cash(1), want)
+	}
+	if g.HouseSupply() != r.MaxHouses || g.HotelSupply() != r.MaxHotels-2 {
+		t.Errorf("the bank holds %d houses and %d hotels, want %d and %d", g.HouseSupply(), g.HotelSupply(), r.MaxHouses, r.MaxHotels-2)
+	}
+}
+
 // TestLargeAmounts plays amounts at the limits the rules files allow:
 // the books must still close and no cash may wrap around. A case whose
 // amounts the rules refuse is skipped.
