@@ -276,7 +276,9 @@ const embeddedName = "rules.yaml (embedded)"
 func (r *Rules) MarshalJSON() ([]byte, error) { return json.Marshal(r.config) }
 
 func compile(cfg *rulesConfig) (*Rules, error) {
-	errAt := func(field, format string, args ...any) error { return cfg.pos.Errorf(embeddedName, field, format, args...) }
+	errAt := func(field, format string, args ...any) error {
+		return cfg.pos.Errorf(embeddedName, field, format, args...)
+	}
 	r := &Rules{
 		StartingCash:             cfg.StartingCash,
 		GoSalary:                 cfg.GoSalary,
