@@ -214,3 +214,19 @@ func TestMatrixOrderings(t *testing.T) {
 		}
 	}
 }
+
+// Hard bargainers among themselves still come to terms: a Shark's offers
+// rise by ask_step after each later refusal, so a table of four Sharks
+// reaches a monopoly instead of trading refusals until the round limit
+// (with a fixed "final offer", 32% of such games hit 500 rounds). The
+// Professor and the Hustler concede by nature. The Turtle never concedes,
+// and four Turtles are left to stall, as 001 would have it.
+func TestSameBotTablesEnd(t *testing.T) {
+	r := monopolytest.Rules(t, "max_rounds: 500")
+	for _, bot := range []string{"shark", "professor", "hustler"} {
+		st := measure(t, r, []string{bot, bot, bot, bot}, 100, 7)[bot]
+		if capped := st.capped / 4; capped > 2 {
+			t.Errorf("four %ss: %d of 100 games hit the round limit; want at most 2", bot, capped)
+		}
+	}
+}

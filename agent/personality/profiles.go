@@ -45,7 +45,8 @@ var (
 	// in every auction down to its last $40 (opening at 60% of its limit),
 	// builds at once on its dearest group (mortgaging elsewhere to pay),
 	// trades often to complete groups, opening low and following a refusal
-	// with a fair "final offer", and leaves jail at once.
+	// with a fair "final offer" (5% more at each later retry, so that two
+	// Sharks come to terms), and leaves jail at once.
 	Shark = &Profile{
 		Name:  "shark",
 		Title: "The Shark",
@@ -56,7 +57,7 @@ var (
 			StretchBudget: 1.5, ValuationBias: 0.1, PropertyWeight: 1,
 			JailLeaveUnowned: 0, RichFactor: 4, RetryTurns: 6,
 			BuyChance: 1, BuildChance: 1, BuildOnCredit: 1,
-			TradeChance: 0.4, AcceptMargin: 0.1, AskMargin: -0.15,
+			TradeChance: 0.4, AcceptMargin: 0.1, AskMargin: -0.15, AskStep: 0.05,
 		},
 		style: style{buildOrder: richestFirst, bidStep: 0.1, bidOpen: 0.6, allIn: true, prospects: true, volume: 0.5, major: 1, chatter: 0.1},
 		lines: &sharkLines,
