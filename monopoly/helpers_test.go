@@ -80,9 +80,10 @@ func (s *byteSrc) Intn(n int) int {
 // Agents
 
 // chaosAgent plays like the random bot but also proposes arbitrary trades
-// (properties, mortgaged ones included, cash and jail cards) and bids
-// arbitrary amounts, so that trades, mortgaged transfers and contested
-// auctions happen often.
+// (properties, mortgaged ones included, cash and jail cards), bids
+// arbitrary amounts and may go bankrupt before selling its buildings, so
+// that trades, mortgaged transfers, contested auctions and estates with
+// buildings happen often.
 type chaosAgent struct {
 	rnd   *bots.Random
 	rng   *rand.Rand
@@ -97,6 +98,13 @@ func (c *chaosAgent) Decide(v monopoly.View, d monopoly.Decision) monopoly.Actio
 	me := d.Player
 	switch d.Kind {
 	case monopoly.DecisionManage, monopoly.DecisionRaiseCash:
+		if d.Kind == monopoly.DecisionRaiseCash && c.rng.IntN(4) == 0 {
+			// Gives up as soon as the rules allow, buildings and all.
+			a := monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}
+			if v.Check(a) == nil {
+				return a
+			}
+		}
 		if c.rng.IntN(6) == 0 {
 			c.offer = randomOffer(rngSrc{c.rng}, v, me)
 			a := monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &c.offer}
@@ -427,6 +435,7 @@ type checker struct {
 	events   map[monopoly.EventKind]int
 	flagged  map[monopoly.EventKind]int // events with Flag set: counter-offers, sealed limits that did not meet
 	shortage int                        // hotel sales in a housing shortage
+	estates  int                        // streets with buildings sold in a bankruptcy
 	rentSeen int                        // rents checked against the rent tables
 }
 
@@ -554,16 +563,37 @@ func (c *checker) applied(pre, g *monopoly.Game, a monopoly.Action, evs []monopo
 		return err
 	}
 	if c.steps%61 == 0 || g.Over() {
-		return c.checkDecks(g)
+		if err := c.checkDecks(g); err != nil {
+			return err
+		}
+	}
+	if k := g.Pending().Kind; g.Over() || c.steps%11 == 0 && k != monopoly.DecisionManage && k != monopoly.DecisionBuy {
+		return checkSaved(g)
+	}
+	return nil
+}
+
+// checkSaved checks that g, saved, reads back as the same position: the
+// rarer decisions (raising cash, auctions, negotiations, mortgaged
+// transfers, jail) and every finished game are where a saved game could
+// hold what validation does not expect.
+func checkSaved(g *monopoly.Game) error {
+	data, err := json.Marshal(g)
+	if err != nil {
+		return fmt.Errorf("saving: %v", err)
+	}
+	h, err := monopoly.UnmarshalGame(data)
+	if err != nil {
+		return fmt.Errorf("a saved game does not load: %v", err)
+	}
+	if !h.SameState(g) {
+		return fmt.Errorf("a saved game loads as another position")
 	}
 	return nil
 }
 
 // checkLedger replays the money movements the events describe onto the
 // accounts before the action and compares with the accounts after it.
-// Bankruptcy moves money without events of its own (the buildings sold
-// for the creditor, the cash handed over); it is modelled from the
-// position before the action, which is where it happens.
 func (c *checker) checkLedger(pre, g *monopoly.Game, a monopoly.Action, evs []monopoly.Event) error {
 	n := g.Players()
 	cash := make([]int64, n)
@@ -730,6 +760,7 @@ func (c *checker) checkBuildingEvents(pre, g *monopoly.Game, evs []monopoly.Even
 				return nil, fmt.Errorf("bankrupt's %s on %s: %d -> %d buildings for %d, want all %d for %d (7.9)",
 					e.Kind, s.Name, before, after, e.Amount, before, before*half)
 			}
+			c.estates++
 			continue
 		}
 		if e.Kind == monopoly.EvBuild {
@@ -975,9 +1006,10 @@ func checkState(g *monopoly.Game) error {
 			return fmt.Errorf("player %d in jail on square %d", i, g.Position(i))
 		}
 		// The last failed roll leaves the count at the limit while the
-		// forced fine is raised, during the resolution of that roll (7.8).
+		// forced fine is raised, during the resolution of that roll, and
+		// if the game ends meanwhile (7.8).
 		limit := r.JailTurns - 1
-		if g.InJail(i) && i == g.Current() && g.Phase() == monopoly.PhaseResolve && !g.Over() {
+		if g.InJail(i) && (i == g.Current() && g.Phase() == monopoly.PhaseResolve || g.Over()) {
 			limit++
 		}
 		if g.JailTurns(i) < 0 || g.JailTurns(i) > limit || (!g.InJail(i) && g.JailTurns(i) != 0) {

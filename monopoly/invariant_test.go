@@ -75,7 +75,7 @@ var seatMixes = [][]string{
 // decision are consistent, and that illegal actions change nothing.
 func TestInvariants(t *testing.T) {
 	const minActions = 100_000
-	total, refused, shortage, rents := 0, 0, 0, 0
+	total, refused, shortage, estates, rents := 0, 0, 0, 0, 0
 	seen, flagged := map[monopoly.EventKind]int{}, map[monopoly.EventKind]int{}
 	seed := uint64(0)
 	for vi, v := range variants {
@@ -90,6 +90,7 @@ func TestInvariants(t *testing.T) {
 				total += c.steps
 				refused += c.refused
 				shortage += c.shortage
+				estates += c.estates
 				rents += c.rentSeen
 				for k, n := range c.events {
 					seen[k] += n
@@ -100,8 +101,8 @@ func TestInvariants(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("%d actions checked, %d refused, %d rents against the tables, %d hotel sales in a shortage, %d games",
-		total, refused, rents, shortage, seen[monopoly.EvGameOver])
+	t.Logf("%d actions checked, %d refused, %d rents against the tables, %d hotel sales in a shortage, %d estates with buildings, %d games",
+		total, refused, rents, shortage, estates, seen[monopoly.EvGameOver])
 	if t.Failed() {
 		return
 	}
@@ -124,6 +125,9 @@ func TestInvariants(t *testing.T) {
 	}
 	if shortage == 0 {
 		t.Errorf("no hotel sold in a housing shortage (8.2) in %d actions", total)
+	}
+	if estates == 0 {
+		t.Errorf("no bankrupt's buildings sold for a creditor (7.9) in %d actions", total)
 	}
 	if flagged[monopoly.EvTradeProposed] == 0 || flagged[monopoly.EvTradeRejected] == 0 {
 		t.Errorf("%d counter-offers and %d sealed deals whose limits did not meet: the games miss the deal protocols",

@@ -208,6 +208,24 @@ func UnmarshalGame(data []byte) (*Game, error) {
 
 type stateError struct{ field, msg string }
 
+// finingInJail reports whether player p, in jail, has failed its last roll
+// and owes the forced fine (7.8), or did when the game ended: the only
+// positions where its count of failed rolls is at the limit.
+func (g *Game) finingInJail(p int8) bool {
+	if !g.p[p].InJail {
+		return false
+	}
+	if g.over {
+		return true
+	}
+	for _, t := range g.tasks[:g.nt] {
+		if t.kind == taskPay && t.player == p && t.reason == ReasonJailFine {
+			return true
+		}
+	}
+	return false
+}
+
 // validate checks that a state read from outside is a position the rules
 // can reach, so that playing on can neither panic nor break the books.
 func (g *Game) validate() *stateError {
@@ -224,7 +242,7 @@ func (g *Game) validate() *stateError {
 		switch {
 		case p.Cash < 0:
 			return fail(f+".Cash", "negative")
-		case p.JailTurns < 0 || int(p.JailTurns) >= r.JailTurns:
+		case p.JailTurns < 0 || int(p.JailTurns) > r.JailTurns || int(p.JailTurns) == r.JailTurns && !g.finingInJail(i):
 			return fail(f+".JailTurns", "%d", p.JailTurns)
 		case p.InJail && int(p.Pos) != r.JailSquare:
 			return fail(f+".InJail", "in jail away from the jail square")

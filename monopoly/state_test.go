@@ -291,6 +291,10 @@ func TestStateMalformed(t *testing.T) {
 		{name: "short owner list", edit: func(m map[string]any) { m["owner"] = m["owner"].([]any)[:39] }, field: "owner"},
 		{name: "six buildings", edit: func(m map[string]any) { m["houses"].([]any)[1] = 6 }, field: "houses[1]"},
 		{name: "off the board", edit: func(m map[string]any) { field(m, "players", 0)["Pos"] = 40 }, field: "players[0]"},
+		{name: "jailed at the limit, no fine owed", edit: func(m map[string]any) {
+			p := field(m, "players", 0)
+			p["InJail"], p["Pos"], p["JailTurns"] = true, 10, 3
+		}, field: "players[0].JailTurns"},
 		{name: "bad rng hex", edit: func(m map[string]any) { m["rng"] = "zz" }, field: "rng"},
 		{name: "short rng", edit: func(m map[string]any) { m["rng"] = "00ff" }, field: "rng"},
 		{name: "deck too big", edit: func(m map[string]any) { field(m, "decks", 0)["N"] = 17 }, field: "decks[0]"},
@@ -523,4 +527,37 @@ func setPath(m map[string]any, path string, val any) {
 		}
 		cur = list[idx]
 	}
+}
+
+// TestSaveFinedInJail saves a game while a jailed player who failed its
+// last roll raises the forced fine (7.8), and after the game has ended
+// in the middle of that: its count of failed rolls is at the limit, and
+// the saved game must still load.
+func TestSaveFinedInJail(t *testing.T) {
+	r := monopoly.DefaultRules()
+	boardwalk := squareNamed(t, r, "Boardwalk")
+	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
+		Players:    []monopoly.PlayerSetup{{Cash: 10, Position: r.JailSquare, InJail: true, JailTurns: r.JailTurns - 1}, {Cash: 5}},
+		Properties: []monopoly.PropertySetup{{Square: boardwalk, Owner: 0, Mortgaged: true}, {Square: squareNamed(t, r, "Park Place"), Owner: 0}}}
+	g, err := monopoly.NewFromSetup(r, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.ScriptDice([][2]int{{1, 2}})
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActContinue, Player: 0})
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActRollForDoubles, Player: 0})
+	if d := g.Pending(); d.Kind != monopoly.DecisionRaiseCash || g.JailTurns(0) != r.JailTurns {
+		t.Fatalf("pending %+v with %d failed rolls; want the fine raised after the last", d, g.JailTurns(0))
+	}
+	g = roundTrip(t, g)
+	// Seat 1 takes the mortgaged Boardwalk, cannot pay the 10% fee and
+	// goes bankrupt: the game ends with seat 0 still fined in jail.
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 0, Offer: &monopoly.TradeOffer{To: 1, GiveSquares: 1 << boardwalk}})
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActAcceptTrade, Player: 1})
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActKeepMortgaged, Player: 1})
+	mustApply(t, g, monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: 1})
+	if !g.Over() || g.Winner() != 0 || !g.InJail(0) {
+		t.Fatalf("over %v, winner %d, seat 0 in jail %v; want seat 0 to win in jail", g.Over(), g.Winner(), g.InJail(0))
+	}
+	roundTrip(t, g)
 }
