@@ -152,7 +152,7 @@ func (g *Game) declareBankruptcy(p, creditor int8) {
 		}
 		g.houses[sq] = 0
 		if creditor >= 0 {
-			v := h * (g.rules.HouseCost(sq) / 2) // as sold one by one (7.6)
+			v := h * g.rules.BuildingSalePrice(sq)
 			g.transfer(Bank, p, v)
 			g.emit(Event{Kind: EvSellBuilding, Player: p, Square: int8(sq), Amount: int64(v)})
 		}

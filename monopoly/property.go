@@ -135,7 +135,7 @@ func (g *Game) canSell(p int8, sq int) string {
 // sold outright and the street keeps only the houses the bank can supply,
 // the others being sold with it (8.2).
 func (g *Game) sellBuilding(p int8, sq int) {
-	half := g.rules.HouseCost(sq) / 2
+	half := g.rules.BuildingSalePrice(sq)
 	sold := 1
 	if g.houses[sq] == 5 {
 		keep := min(4, int(g.houseSupply))

@@ -609,3 +609,8 @@ func (r *Rules) HouseCost(sq int) int {
 	}
 	return r.Groups[s.Group].HouseCost
 }
+
+// BuildingSalePrice is what the bank pays for one building on street sq:
+// half its cost, rounded down (7.6). A hotel counts as five buildings, so
+// that selling it and then its houses one by one fetches the same.
+func (r *Rules) BuildingSalePrice(sq int) int { return r.HouseCost(sq) / 2 }
