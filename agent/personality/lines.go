@@ -304,7 +304,7 @@ var sharkLines = lineBook{
 		},
 		think: []string{
 			"They want {give} for {get}. My limit: {sealed}.",
-			"Answer {sealed} for {give}. Anything less and they can keep it.",
+			"Answer {sealed}, {give} for {get}. Not a dollar beyond it.",
 		},
 	},
 	topicRaiseMortgage: {
@@ -680,7 +680,7 @@ var professorLines = lineBook{
 		},
 		think: []string{
 			"For {give} against {get}, my limit is {sealed}: break-even by expected rent.",
-			"Sealed answer: {sealed}. Exactly my valuation, no more.",
+			"Sealed answer: {sealed}. Exactly my valuation, not a dollar beyond.",
 		},
 	},
 	topicRaiseMortgage: {
