@@ -1,6 +1,8 @@
 package monopoly_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -221,5 +223,29 @@ func TestProposalBudgetPerDebtor(t *testing.T) {
 	}
 	if g.Cash(0) != 1600 {
 		t.Errorf("A collected %d, want 100", g.Cash(0)-1500)
+	}
+}
+
+// A trade event is written for viewers with squares and jail cards as
+// lists and a counter-offer marked, and an offer reads back as itself.
+func TestTradeEventJSON(t *testing.T) {
+	o := monopoly.TradeOffer{From: 1, To: 0, GiveSquares: 1<<6 | 1<<39, GetCash: 120, GetCards: 1 << 1}
+	e := monopoly.Event{Kind: monopoly.EvTradeProposed, Player: 1, Other: 0, Trade: o, Flag: true}
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"counter":true,"kind":"trade_proposed","other":0,"player":1,"trade":{"from":1,"to":0,"give_squares":[6,39],"get_cash":120,"get_jail_cards":[1]}}`
+	if string(data) != want {
+		t.Errorf("event JSON\n%s\nwant\n%s", data, want)
+	}
+	var back monopoly.TradeOffer
+	if err := json.Unmarshal(data[bytes.Index(data, []byte(`{"from"`)):len(data)-1], &back); err != nil || back != o {
+		t.Errorf("read back %+v (%v), want %+v", back, err, o)
+	}
+	for _, bad := range []string{`{"give_squares":[64]}`, `{"get_squares":[3,3]}`, `{"give_jail_cards":[8]}`} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
 	}
 }

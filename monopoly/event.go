@@ -315,6 +315,12 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		m["deck"], m["card"] = e.Deck, e.Card
 	case EvTradeProposed, EvTradeAccepted, EvTradeRejected:
 		m["other"], m["trade"] = e.Other, e.Trade
+		switch {
+		case e.Flag && e.Kind == EvTradeProposed:
+			m["counter"] = true
+		case e.Flag && e.Kind == EvTradeRejected:
+			m["limits_missed"] = true // sealed limits that did not meet
+		}
 	case EvUseJailCard:
 		m["deck"] = e.Deck
 	case EvSpeech:

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 )
 
 // gameJSON is the text form of a game: its rules and every piece of its
@@ -381,5 +382,70 @@ func (g *Game) validate() *stateError {
 			return fail("decider", "player %d does not decide %s", g.pp, k)
 		}
 	}
+	return nil
+}
+
+// tradeJSON is a TradeOffer as viewers and saved games read it: squares
+// and jail cards as lists of indexes rather than bit sets.
+type tradeJSON struct {
+	From        int8  `json:"from"`
+	To          int8  `json:"to"`
+	GiveSquares []int `json:"give_squares,omitempty"`
+	GetSquares  []int `json:"get_squares,omitempty"`
+	GiveCash    int64 `json:"give_cash,omitempty"`
+	GetCash     int64 `json:"get_cash,omitempty"`
+	GiveCards   []int `json:"give_jail_cards,omitempty"` // see JailCardBit
+	GetCards    []int `json:"get_jail_cards,omitempty"`
+}
+
+func bitList(m uint64) []int {
+	var l []int
+	for ; m != 0; m &= m - 1 {
+		l = append(l, bits.TrailingZeros64(m))
+	}
+	return l
+}
+
+func bitSet(l []int, limit int, field string) (uint64, error) {
+	var m uint64
+	for _, b := range l {
+		if b < 0 || b >= limit || m&(1<<b) != 0 {
+			return 0, fmt.Errorf("monopoly: trade offer: %s: %d out of range or repeated", field, b)
+		}
+		m |= 1 << b
+	}
+	return m, nil
+}
+
+// MarshalJSON writes the offer with squares and jail cards as lists.
+func (o TradeOffer) MarshalJSON() ([]byte, error) {
+	return json.Marshal(tradeJSON{From: o.From, To: o.To, GiveSquares: bitList(o.GiveSquares), GetSquares: bitList(o.GetSquares),
+		GiveCash: o.GiveCash, GetCash: o.GetCash, GiveCards: bitList(uint64(o.GiveCards)), GetCards: bitList(uint64(o.GetCards))})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (o *TradeOffer) UnmarshalJSON(data []byte) error {
+	var j tradeJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	t := TradeOffer{From: j.From, To: j.To, GiveCash: j.GiveCash, GetCash: j.GetCash}
+	var err error
+	if t.GiveSquares, err = bitSet(j.GiveSquares, MaxSquares, "give_squares"); err != nil {
+		return err
+	}
+	if t.GetSquares, err = bitSet(j.GetSquares, MaxSquares, "get_squares"); err != nil {
+		return err
+	}
+	var cards uint64
+	if cards, err = bitSet(j.GiveCards, 8, "give_jail_cards"); err != nil {
+		return err
+	}
+	t.GiveCards = uint8(cards)
+	if cards, err = bitSet(j.GetCards, 8, "get_jail_cards"); err != nil {
+		return err
+	}
+	t.GetCards = uint8(cards)
+	*o = t
 	return nil
 }

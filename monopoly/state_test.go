@@ -326,8 +326,11 @@ func TestStateMalformed(t *testing.T) {
 			field(m, "auction")["Next"] = 100
 		}, field: "auction"},
 		{name: "offer from no player", base: monopoly.DecisionTradeResponse, edit: func(m map[string]any) {
-			field(m, "offer")["From"] = 100
+			field(m, "offer")["from"] = 100
 		}, field: "offer"},
+		{name: "offer of no square", base: monopoly.DecisionTradeResponse, edit: func(m map[string]any) {
+			field(m, "offer")["give_squares"] = []any{64}
+		}, field: "give_squares"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
