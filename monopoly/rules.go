@@ -7,6 +7,8 @@ import (
 	"maps"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gopoly/gopoly/internal/strictyaml"
 )
 
@@ -177,7 +179,7 @@ type rulesConfig struct {
 	TradesPerPhase           int                  `yaml:"trades_per_phase" json:"trades_per_phase"`
 	TradesPerTurn            int                  `yaml:"trades_per_turn" json:"trades_per_turn"`
 	DealProtocol             string               `yaml:"deal_protocol" json:"deal_protocol"`
-	CounterOffers            int                  `yaml:"counter_offers" json:"counter_offers"`
+	CounterOffers            counterOffers        `yaml:"counter_offers" json:"counter_offers"`
 	RailroadRent             []int                `yaml:"railroad_rent" json:"railroad_rent"`
 	UtilityMultiplier        []int                `yaml:"utility_multiplier" json:"utility_multiplier"`
 	Groups                   []groupConfig        `yaml:"groups" json:"groups"`
@@ -275,6 +277,36 @@ const embeddedName = "rules.yaml (embedded)"
 // reads back (JSON is YAML).
 func (r *Rules) MarshalJSON() ([]byte, error) { return json.Marshal(r.config) }
 
+// MonopolyBenchCounters is how many counter-offers a negotiation may have
+// when a rules file just turns them on (counter_offers: true), as in
+// MonopolyBench.
+const MonopolyBenchCounters = 5
+
+// counterOffers is the counter_offers setting: a number, or true for
+// MonopolyBenchCounters and false for none.
+type counterOffers int
+
+// UnmarshalYAML reads a number or a boolean.
+func (c *counterOffers) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		var on bool
+		if err := n.Decode(&on); err != nil {
+			return err
+		}
+		*c = 0
+		if on {
+			*c = MonopolyBenchCounters
+		}
+		return nil
+	}
+	var k int
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&k) != nil {
+		return fmt.Errorf("want a number or true/false, got %q", n.Value)
+	}
+	*c = counterOffers(k)
+	return nil
+}
+
 func compile(cfg *rulesConfig) (*Rules, error) {
 	errAt := func(field, format string, args ...any) error {
 		return cfg.pos.Errorf(embeddedName, field, format, args...)
@@ -294,7 +326,7 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		MaxRounds:                cfg.MaxRounds,
 		TradesPerPhase:           cfg.TradesPerPhase,
 		TradesPerTurn:            cfg.TradesPerTurn,
-		CounterOffers:            cfg.CounterOffers,
+		CounterOffers:            int(cfg.CounterOffers),
 		RailroadRent:             cfg.RailroadRent,
 		UtilityMultiplier:        cfg.UtilityMultiplier,
 		JailSquare:               -1,
@@ -316,7 +348,7 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		{"max_rounds", cfg.MaxRounds, 1 << 30},
 		{"trades_per_phase", cfg.TradesPerPhase, 100},
 		{"trades_per_turn", cfg.TradesPerTurn, 100},
-		{"counter_offers", cfg.CounterOffers, 100},
+		{"counter_offers", int(cfg.CounterOffers), 100},
 	}
 	for _, c := range nonNeg {
 		if c.v < 0 || c.v > c.max {

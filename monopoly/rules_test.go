@@ -113,6 +113,8 @@ func TestConfigErrors(t *testing.T) {
 		{name: "scalar for list", text: "railroad_rent: 25\n", line: 1, field: "railroad_rent", msg: "list"},
 		{name: "unknown deal protocol", text: "\ndeal_protocol: secret\n", line: 2, field: "deal_protocol", msg: "open or sealed"},
 		{name: "counters in sealed deals", text: "deal_protocol: sealed\ncounter_offers: 2\n", line: 2, field: "counter_offers", msg: "no counter-offers"},
+		{name: "counters neither number nor switch", text: "\ncounter_offers: many\n", line: 2, field: "counter_offers", msg: "true/false"},
+		{name: "counters in sealed deals, switched on", text: "deal_protocol: sealed\ncounter_offers: true\n", line: 2, field: "counter_offers", msg: "no counter-offers"},
 		{name: "negative trades per turn", text: "trades_per_turn: -1\n", line: 1, field: "trades_per_turn", msg: "between 0 and 100"},
 		{name: "negative starting cash", text: "# comment\n\nstarting_cash: -1\n", line: 3, field: "starting_cash", msg: "between 0"},
 		{name: "negative jail fine", text: "jail_fine: -5\n", line: 1, field: "jail_fine", msg: "-5"},
@@ -453,6 +455,26 @@ func TestWithOverridesLeavesOriginal(t *testing.T) {
 
 // TestRulesJSONRoundTrip checks that MarshalJSON writes what ParseRules
 // reads back into the same rules.
+// counter_offers: true turns counter-offers on as MonopolyBench has them;
+// false turns them off; a number sets the bound; the JSON form of the
+// rules keeps the number.
+func TestCounterOffersSwitch(t *testing.T) {
+	for doc, want := range map[string]int{"counter_offers: true": monopoly.MonopolyBenchCounters, "counter_offers: false": 0, "counter_offers: 3": 3} {
+		r := monopolytest.Rules(t, doc)
+		if r.CounterOffers != want {
+			t.Errorf("%s: %d counter-offers, want %d", doc, r.CounterOffers, want)
+		}
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := monopoly.ParseRules("json", data)
+		if err != nil || back.CounterOffers != want {
+			t.Errorf("%s: read back from JSON: %v, %v", doc, back, err)
+		}
+	}
+}
+
 func TestRulesJSONRoundTrip(t *testing.T) {
 	for _, v := range variants {
 		r := monopolytest.Rules(t, v.yaml)
