@@ -59,6 +59,15 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 					return usageErr(err)
 				}
 			}
+			// All input is checked before the log starts: a refused
+			// command prints nothing but its error.
+			params, err := loadParams(paramsPath)
+			if err != nil {
+				return err
+			}
+			if err := params.Check(players); err != nil {
+				return usageErr(err)
+			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
 			var log playLog
@@ -66,13 +75,6 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 				log = &jsonPlayLog{w: out, rules: rules, names: seatNames[:players]}
 			} else {
 				log = newTextPlayLog(out, rules, seats, seed, useColor(cmd.OutOrStdout()))
-			}
-			params, err := loadParams(paramsPath)
-			if err != nil {
-				return err
-			}
-			if err := params.Check(players); err != nil {
-				return usageErr(err)
 			}
 			st, err := playGame(rules, seats, params, seed, thoughts, log)
 			if err != nil {
