@@ -346,7 +346,7 @@ func TestExperimentStopAndResume(t *testing.T) {
 		t.Fatalf("the stopped run kept %d lines, not a prefix of %d games", bytes.Count(kept, []byte("\n")), rep.Played)
 	}
 	// Its summaries hold the games it kept.
-	s, err := SummarizeResults(stopped, e)
+	s, err := SummarizeResults(stopped, e, rep.Info)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,12 +372,12 @@ func TestExperimentStopAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The summary a killed run leaves behind is stale: not used.
-	if s, err := LoadSummary(crashed, e); err != nil || s.Variants[0].Games+s.Variants[1].Games != 20 {
-		t.Errorf("summary of a cut directory: %d+%d games (%v), want 20", s.Variants[0].Games, s.Variants[1].Games, err)
+	if s, stale, err := LoadSummary(crashed, e, rep.Info); err != nil || s.Variants[0].Games+s.Variants[1].Games != 20 || !strings.Contains(stale, "has changed") {
+		t.Errorf("summary of a cut directory: %d+%d games (%v, %q), want 20 and a stale summary.json", s.Variants[0].Games, s.Variants[1].Games, err, stale)
 	}
-	if s, err := LoadSummary(ref, e); err != nil || s.Variants[0].Games != 30 {
-		t.Errorf("summary of a whole run: %v, %v", s, err)
-	} else if fresh, _ := SummarizeResults(ref, e); jsonOf(t, s) != jsonOf(t, fresh) {
+	if s, stale, err := LoadSummary(ref, e, rep.Info); err != nil || s.Variants[0].Games != 30 || stale != "" {
+		t.Errorf("summary of a whole run: %v, %q, %v", s, stale, err)
+	} else if fresh, _ := SummarizeResults(ref, e, rep.Info); jsonOf(t, s) != jsonOf(t, fresh) {
 		t.Error("summary.json differs from a summary made afresh")
 	}
 	tr := filepath.Join(crashed, VariantsDir, "duel", TracesFile)

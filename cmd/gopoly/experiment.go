@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
 func init() {
@@ -44,9 +45,10 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
-// dirErr maps the arena's errors about directories to bad input.
+// dirErr maps the arena's errors about directories (one that does not
+// fit, or one another process is writing) to bad input.
 func dirErr(err error) error {
-	if errors.Is(err, arena.ErrBadDir) {
+	if errors.Is(err, arena.ErrBadDir) || errors.Is(err, dirlock.ErrBusy) {
 		return usageErr(err)
 	}
 	return err
@@ -197,11 +199,11 @@ unsharded run: the same bytes.`,
 				}
 				out = filepath.Join("runs", info.Experiment)
 			}
-			e, _, err := arena.MergeExperiment(args, out)
+			e, info, err := arena.MergeExperiment(args, out)
 			if err != nil {
 				return dirErr(err)
 			}
-			sum, err := arena.LoadSummary(out, e)
+			sum, _, err := arena.LoadSummary(out, e, info)
 			if err != nil {
 				return dirErr(err)
 			}
@@ -229,9 +231,12 @@ func experimentShowCmd() *cobra.Command {
 			if err != nil {
 				return usageErr(err)
 			}
-			sum, err := arena.LoadSummary(args[0], e)
+			sum, stale, err := arena.LoadSummary(args[0], e, info)
 			if err != nil {
 				return dirErr(err)
+			}
+			if stale != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: note: %s: %s; the figures are made afresh from %s\n", args[0], stale, arena.ResultsFile)
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
