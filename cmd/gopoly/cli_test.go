@@ -419,7 +419,8 @@ func TestCLI(t *testing.T) {
 // TestPlayColor: with colour on, the log is the plain log with ANSI
 // styles added, and players and money are styled.
 func TestPlayColor(t *testing.T) {
-	rules, err := loadRules("", 30)
+	limit := 30
+	rules, err := loadRules(rootCmd, "", &limit)
 	if err != nil {
 		t.Fatal(err)
 	}
