@@ -2,11 +2,14 @@ package agent_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
+	_ "github.com/gopoly/gopoly/agent/personality"
+	_ "github.com/gopoly/gopoly/agent/planning"
 	"github.com/gopoly/gopoly/internal/strictyaml"
 )
 
@@ -80,12 +83,36 @@ func TestParseSeatParamsErrors(t *testing.T) {
 		{"seats:\n  1: {cash_reserve: {mean: 2, std: -1}}", 2, "seats.1.cash_reserve.std"},
 		{"seats: [1, 2]", 1, "seats"},
 		{"everyone: {}", 1, "everyone"},
+		// Values the bots cannot play with: refused where they are written.
+		{"all: {cash_reserve: -100}", 1, "all.cash_reserve"},
+		{"all: {complete_reserve: -100}", 1, "all.complete_reserve"},
+		{"all: {rich_factor: -100}", 1, "all.rich_factor"},
+		{"all:\n  cash_reserve: {mean: -100, std: 0}", 2, "all.cash_reserve.mean"},
+		{"all:\n  cash_reserve:\n    std: 5\n    mean: -1", 4, "all.cash_reserve.mean"},
+		{"seats:\n  1: {rollouts: -5}", 2, "seats.1.rollouts"},
+		{"seats:\n  1: {rollouts: 2.5}", 2, "seats.1.rollouts"},
+		{"seats:\n  1: {rollouts: {mean: 2.5, std: 0}}", 2, "seats.1.rollouts.mean"},
+		{"all: {buy_chance: 1.5}", 1, "all.buy_chance"},
+		{"all: {cash_reserve: 2e9}", 1, "all.cash_reserve"},
+		{"all: {win_weight: .nan}", 1, "all.win_weight"},
+		{"all: {win_weight: .inf}", 1, "all.win_weight"},
+		{"all: {win_weight: {mean: 1, std: .inf}}", 1, "all.win_weight.std"},
+		{"all: {win_weight: {mean: 1, spread: 2}}", 1, "all.win_weight.spread"},
+		{"all: {cash_reserve: \"12\"}", 1, "all.cash_reserve"},
+		// A seat given in both forms.
+		{"seats: {1: {cash_reserve: 1}}\n1: {cash_reserve: 2}", 2, "1"},
+		{"0: {cash_reserve: 1}\nseats:\n  0: {cash_reserve: 2}", 3, "seats.0"},
+		{"8: {cash_reserve: 1}", 1, "8"},
+		{"all: {}\nall: {}", 0, ""}, // YAML itself refuses a key given twice
 	} {
 		_, err := agent.ParseSeatParams("p.yaml", []byte(c.doc))
 		var e *strictyaml.Error
 		if !errors.As(err, &e) {
 			t.Errorf("%q: error %v", c.doc, err)
 			continue
+		}
+		if c.field == "" {
+			continue // a YAML syntax error: where the parser says
 		}
 		if e.File != "p.yaml" || e.Line != c.line || e.Field != c.field || !strings.HasPrefix(err.Error(), "p.yaml:") {
 			t.Errorf("%q: %s:%d field %q (%v), want line %d field %q", c.doc, e.File, e.Line, e.Field, err, c.line, c.field)
@@ -113,5 +140,108 @@ func TestDrawnParams(t *testing.T) {
 	}
 	if fixed := (agent.SeatParams{}).ForSeat(0).Drawn(1); fixed != nil {
 		t.Fatalf("nothing drawn, Drawn gives %v", fixed)
+	}
+}
+
+// Every bot's own parameters are in the ranges overrides are held to:
+// the ranges are where the bots are known to work.
+func TestDefaultsInRange(t *testing.T) {
+	for _, name := range agent.Names() {
+		b, err := agent.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Defaults.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, name := range agent.ParamNames() {
+		if lo, hi, _, ok := agent.ParamRange(name); !ok || lo > hi {
+			t.Errorf("%s: range [%v, %v], %v", name, lo, hi, ok)
+		}
+	}
+	bad := bots.BaselineParams()
+	bad.CashReserve = -1
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "cash_reserve") {
+		t.Errorf("a negative reserve: %v", err)
+	}
+}
+
+// Values at the ends of a range are accepted; drawn values are clamped
+// into it, and drawn integers are whole.
+func TestParamRangeDraws(t *testing.T) {
+	if _, err := agent.ParseSeatParams("p.yaml", []byte("all: {cash_reserve: 0, buy_chance: 1, accept_margin: -1, rollouts: {mean: 2.5, std: 1}}")); err != nil {
+		t.Fatalf("values in range refused: %v", err)
+	}
+	p, err := agent.ParseSeatParams("p.yaml", []byte("all: {accept_margin: {mean: 0, std: 100}, rollouts: {mean: 1, std: 50000}, buy_chance: {mean: 0.5, std: 10}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := p.ForSeat(0)
+	var atLo, atHi int
+	for seed := range uint64(200) {
+		got := spec.Apply(agent.Params{}, seed)
+		if got.AcceptMargin < -1 || got.AcceptMargin > 10 || got.Rollouts < 0 || got.Rollouts > 10000 || got.BuyChance < 0 || got.BuyChance > 1 {
+			t.Fatalf("seed %d: drawn out of range: %+v", seed, got)
+		}
+		if err := got.Validate(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if got.AcceptMargin == -1 {
+			atLo++
+		}
+		if got.AcceptMargin == 10 {
+			atHi++
+		}
+	}
+	// N(0, 100) falls below -1 or above 10 in nine draws out of ten.
+	if atLo < 50 || atHi < 50 {
+		t.Errorf("clamped to -1 %d times, to 10 %d times in 200 draws", atLo, atHi)
+	}
+}
+
+// A seat's overrides read the same under seats: and standing alone, in a
+// file as in an experiment spec, and seats out of a table's range are
+// reported where they were written.
+func TestSeatParamsForms(t *testing.T) {
+	nested, err := agent.ParseSeatParams("a.yaml", []byte("all: {cash_reserve: 200}\nseats:\n  2: {rollouts: 16}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := agent.ParseSeatParams("b.yaml", []byte("2: {rollouts: 16}\nall: {cash_reserve: 200}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range 4 {
+		if a, b := nested.ForSeat(s).Apply(agent.Params{}, 1), bare.ForSeat(s).Apply(agent.Params{}, 1); a != b {
+			t.Errorf("seat %d: %+v and %+v", s, a, b)
+		}
+	}
+	if a, b := fmt.Sprint(nested.Written()), fmt.Sprint(bare.Written()); a != b {
+		t.Errorf("written %s and %s", a, b)
+	}
+	if got := nested.ForSeat(2).Apply(agent.Params{}, 1); got.Rollouts != 16 || got.CashReserve != 200 {
+		t.Errorf("seat 2: %+v", got)
+	}
+	for _, c := range []struct {
+		doc   string
+		line  int
+		field string
+	}{
+		{"all: {cash_reserve: 1}\nseats:\n  1: {cash_reserve: 2}\n  7: {cash_reserve: 3}", 4, "seats.7"},
+		{"all: {cash_reserve: 1}\n\n4: {cash_reserve: 3}", 3, "4"},
+	} {
+		p, err := agent.ParseSeatParams("p.yaml", []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Check(8); err != nil {
+			t.Errorf("%q: %v at 8 seats", c.doc, err)
+		}
+		err = p.Check(4)
+		var e *strictyaml.Error
+		if !errors.As(err, &e) || e.File != "p.yaml" || e.Line != c.line || e.Field != c.field || !strings.Contains(e.Msg, "seats go from 0 to 3") {
+			t.Errorf("%q: %v, want p.yaml:%d: %s", c.doc, err, c.line, c.field)
+		}
 	}
 }

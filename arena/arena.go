@@ -5,6 +5,7 @@ package arena
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gopoly/gopoly/agent"
@@ -12,8 +13,14 @@ import (
 	"github.com/gopoly/gopoly/stats"
 )
 
-// MaxDecisions bounds one game: an agent that never lets a game move on
-// is a bug, reported rather than looped on.
+// MaxDecisions bounds one game. A game still going after this many
+// decisions (without a round limit, players that never go bankrupt can
+// play for ever) is adjourned as a timed game (monopoly.Game.Adjourn):
+// the richest player wins, and the game is recorded as capped and
+// stalled, so that a run always ends and keeps its games. The bound is
+// far above any game that ends by itself (a 500-round game is some
+// 20,000 decisions), and depends only on the game, so a stalled game
+// ends the same way on every replay.
 const MaxDecisions = 2_000_000
 
 // GameSeed derives the seed of game i of a run (SplitMix64), so any game
@@ -24,17 +31,22 @@ func GameSeed(run uint64, i int) uint64 { return monopoly.DeriveSeed(run, i) }
 func SeatSeed(game uint64, seat int) uint64 { return GameSeed(game, 1000+seat) }
 
 // Play runs g to the end with one agent per seat and returns how many
-// decisions the agents answered. An agent's illegal action is an error:
-// bots must answer legally. When g records events, agents that are
+// decisions the agents answered; a game that reaches MaxDecisions is
+// adjourned. An agent's illegal action is an error (a *SeatError): bots
+// must answer legally. When g records events, agents that are
 // agent.Talker answer with words, recorded before their action.
 func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
-	return play(g, agents, g.Recording(), nil)
+	decisions, _, err = play(g, agents, g.Recording(), nil)
+	if err != nil {
+		err = fmt.Errorf("arena: %w", err)
+	}
+	return decisions, err
 }
 
 // play is Play with talkers asked for words only when words is set, and
 // watch (if not nil) called before the first decision and after every
-// action.
-func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopoly.Game)) (int, error) {
+// action (the adjournment included); stalled reports an adjourned game.
+func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopoly.Game)) (n int, stalled bool, err error) {
 	var talkers [monopoly.MaxPlayers]agent.Talker
 	if words {
 		for i, a := range agents {
@@ -44,14 +56,17 @@ func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopo
 	if watch != nil {
 		watch(g)
 	}
-	n := 0
 	for ; !g.Over(); n++ {
 		if n == MaxDecisions {
-			return n, fmt.Errorf("arena: game still going after %d decisions", MaxDecisions)
+			g.Adjourn()
+			if watch != nil {
+				watch(g)
+			}
+			return n, true, nil
 		}
 		p := g.Decider()
 		if p < 0 {
-			return n, fmt.Errorf("arena: the game waits for dice")
+			return n, false, errors.New("the game waits for dice")
 		}
 		var a monopoly.Action
 		if t := talkers[p]; t != nil {
@@ -62,14 +77,31 @@ func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopo
 			a = agents[p].Decide(g.View(p), g.Pending())
 		}
 		if err := g.Apply(a); err != nil {
-			return n, fmt.Errorf("arena: seat %d: %w", p, err)
+			return n, false, &SeatError{Seat: p, Err: err}
 		}
 		if watch != nil {
 			watch(g)
 		}
 	}
-	return n, nil
+	return n, false, nil
 }
+
+// SeatError is a player's action the rules refused: a bug in a bot, which
+// must answer legally whatever its parameters.
+type SeatError struct {
+	Seat int
+	Bot  string // when known
+	Err  error
+}
+
+func (e *SeatError) Error() string {
+	if e.Bot != "" {
+		return fmt.Sprintf("seat %d (%s): %v", e.Seat, e.Bot, e.Err)
+	}
+	return fmt.Sprintf("seat %d: %v", e.Seat, e.Err)
+}
+
+func (e *SeatError) Unwrap() error { return e.Err }
 
 // Config describes a simulation run.
 type Config struct {
@@ -85,10 +117,11 @@ type Config struct {
 // GameResult is the outcome of one game.
 type GameResult struct {
 	Winner    int // -1: none (a timed game tied)
-	Rounds    int // rounds played: max_rounds when capped
+	Rounds    int // rounds played: max_rounds when capped at the limit
 	Rolls     int64
 	Decisions int64 // answered by the agents
-	Capped    bool
+	Capped    bool  // ended as a timed game: at the round limit, or stalled
+	Stalled   bool  // adjourned after MaxDecisions decisions
 }
 
 // SeatBot returns the bot name seated at seat.
@@ -128,17 +161,20 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 	for s := range c.Players {
 		t.config = append(t.config, Seat{Bot: c.SeatBot(s), Params: c.Params.ForSeat(s)})
 	}
-	r, err := t.Play(Match{Rules: c.Rules, Seats: t.config, Seed: GameSeed(c.Seed, i)})
+	seed := GameSeed(c.Seed, i)
+	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed})
 	if err != nil {
-		return GameResult{}, fmt.Errorf("game %d (%w)", i, err)
+		return GameResult{}, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}
 	return r, nil
 }
 
 // Simulate plays c.Games games on c.Workers goroutines. progress, if not
 // nil, is called after each game. Results are in game order whatever the
-// number of workers. A cancelled context stops the run and returns the
-// games finished so far (a prefix, in order).
+// number of workers. A cancelled context, or a game that fails (a bot's
+// illegal action), stops the run, which returns the games finished
+// before it (a prefix, in order) with the error, so that the caller can
+// still report them.
 func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -151,9 +187,6 @@ func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, err
 		}
 		return nil
 	})
-	if err != nil && ctx.Err() == nil {
-		return nil, err
-	}
 	return results, err
 }
 
@@ -167,7 +200,8 @@ type Summary struct {
 	Rolls      int64            `json:"rolls"`
 	Decisions  int64            `json:"decisions"`
 	Finished   int              `json:"finished"`
-	Capped     int              `json:"capped"`
+	Capped     int              `json:"capped"`  // stalled games included
+	Stalled    int              `json:"stalled"` // adjourned after MaxDecisions decisions
 	Ties       int              `json:"ties"`
 	RoundsMean float64          `json:"rounds_mean"`
 	RoundsMed  float64          `json:"rounds_median"`
@@ -204,6 +238,9 @@ func Summarize(c Config, results []GameResult) Summary {
 		s.Rolls += r.Rolls
 		s.Decisions += r.Decisions
 		rounds[i] = float64(r.Rounds)
+		if r.Stalled {
+			s.Stalled++
+		}
 		if r.Capped {
 			s.Capped++
 		} else {

@@ -308,54 +308,22 @@ type canonVariant struct {
 	Rules  json.RawMessage `json:"rules"`  // in full
 }
 
-// parseSeatParams reads a variant's params: a mapping of seat index, or
-// "all" for every seat, to parameter overrides (agent.ParseParamSpec; a
-// seat's own on top of those for all, as agent.SeatParams). It sets the
-// seats' Params and returns the overrides as written, by key, for the
-// fingerprint and the summaries.
+// parseSeatParams reads a variant's params as a --params file is read
+// (agent.ParseSeatParamsNode), checks its seats against the variant's,
+// and sets the seats' Params. It returns the overrides as written, by
+// "all" and seat index, for the fingerprint and the summaries.
 func parseSeatParams(file string, n *yaml.Node, path string, seats []Seat) (map[string]any, error) {
-	canon := map[string]any{}
-	if n.Kind == 0 || n.Tag == "!!null" {
-		return canon, nil
+	sp, err := agent.ParseSeatParamsNode(file, n, path)
+	if err != nil {
+		return nil, err
 	}
-	if n.Kind != yaml.MappingNode {
-		return nil, &strictyaml.Error{File: file, Line: n.Line, Field: path, Msg: "want a mapping of seat index (or all) to parameter overrides"}
-	}
-	sp := agent.SeatParams{Seats: map[int]agent.ParamSpec{}}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
-		key := "all"
-		if k.Value != "all" || k.Tag != "!!str" {
-			s, err := strconv.Atoi(k.Value)
-			if k.Kind != yaml.ScalarNode || k.Tag != "!!int" || err != nil || s < 0 || s >= len(seats) {
-				return nil, &strictyaml.Error{File: file, Line: k.Line, Field: path + "." + k.Value,
-					Msg: fmt.Sprintf("want a seat index from 0 to %d, or all", len(seats)-1)}
-			}
-			key = strconv.Itoa(s)
-		}
-		if _, dup := canon[key]; dup {
-			return nil, &strictyaml.Error{File: file, Line: k.Line, Field: path + "." + k.Value, Msg: "given twice"}
-		}
-		spec, err := agent.ParseParamSpec(file, val, path+"."+key)
-		if err != nil {
-			return nil, err
-		}
-		if key == "all" {
-			sp.All = spec
-		} else {
-			s, _ := strconv.Atoi(key)
-			sp.Seats[s] = spec
-		}
-		var written any
-		if err := val.Decode(&written); err != nil {
-			return nil, &strictyaml.Error{File: file, Line: val.Line, Field: path + "." + key, Msg: err.Error()}
-		}
-		canon[key] = written
+	if err := sp.Check(len(seats)); err != nil {
+		return nil, err
 	}
 	for s := range seats {
 		seats[s].Params = sp.ForSeat(s)
 	}
-	return canon, nil
+	return sp.Written(), nil
 }
 
 // overlayRules applies a rules mapping found at path in file on top of

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
 // OpenExperimentDir reads the experiment an output directory holds: its
@@ -35,13 +37,18 @@ func OpenExperimentDir(dir string) (*Experiment, RunInfo, error) {
 // MergeExperiment combines the shard directories dirs (every shard of
 // one run, each complete) into out, which then holds what one unsharded
 // run writes: the same results, traces, summaries and plots, byte for
-// byte. out must be new, empty, or hold this experiment already.
+// byte. out must be new, empty, or hold a merge (or a whole run) of this
+// experiment already. The shards' specs give the same experiment (the
+// same fingerprint) but may differ in comments, layout or description:
+// out gets shard 0's, so that the order of dirs does not matter. The
+// shards are locked against writers while they are read, and out
+// against any other process while it is written.
 func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	if len(dirs) == 0 {
 		return nil, RunInfo{}, badDir("no shard directories to merge")
 	}
 	var (
-		e      *Experiment
+		exps   []*Experiment // by shard
 		first  RunInfo
 		byIdx  []string
 		shards int
@@ -51,9 +58,14 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 		if err != nil {
 			return nil, RunInfo{}, err
 		}
-		if e == nil {
-			e, first, shards = de, info, info.Shards
-			byIdx = make([]string, shards)
+		lock, err := dirlock.Shared(d)
+		if err != nil {
+			return nil, RunInfo{}, err
+		}
+		defer lock.Release()
+		if exps == nil {
+			first, shards = info, info.Shards
+			byIdx, exps = make([]string, shards), make([]*Experiment, shards)
 		} else if info.Fingerprint != first.Fingerprint {
 			return nil, RunInfo{}, badDir("%s holds another experiment than %s (%q from another spec)", d, dirs[0], info.Experiment)
 		}
@@ -63,7 +75,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 		if prev := byIdx[info.Shard]; prev != "" {
 			return nil, RunInfo{}, badDir("shard %d/%d given twice: %s and %s", info.Shard, shards, prev, d)
 		}
-		byIdx[info.Shard] = d
+		byIdx[info.Shard], exps[info.Shard] = d, de
 	}
 	var missing []string
 	for i, d := range byIdx {
@@ -74,6 +86,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	if missing != nil {
 		return nil, RunInfo{}, badDir("missing shard %s", strings.Join(missing, ", "))
 	}
+	e := exps[0]
 	// Each shard must be complete and in order.
 	for i, d := range byIdx {
 		info := RunInfo{Fingerprint: first.Fingerprint, Shard: i, Shards: shards, Games: ShardGames(e.Games(), i, shards)}
@@ -88,9 +101,11 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	}
 
 	whole := RunInfo{Experiment: e.Name, Fingerprint: first.Fingerprint, Shard: 0, Shards: 1, Games: e.Games()}
-	if err := prepareMergeDir(out, whole, dirs); err != nil {
+	lock, err := prepareMergeDir(out, whole, dirs)
+	if err != nil {
 		return nil, RunInfo{}, err
 	}
+	defer lock.Release()
 	if err := writeFileAtomic(filepath.Join(out, SpecFile), e.Source); err != nil {
 		return nil, RunInfo{}, err
 	}
@@ -105,7 +120,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 		defer r.close()
 		readers[i] = r
 	}
-	err := writeThrough(filepath.Join(out, ResultsFile), func(w *bufio.Writer) error {
+	err = writeThrough(filepath.Join(out, ResultsFile), func(w *bufio.Writer) error {
 		for k := range e.Games() {
 			line, err := readers[k%shards].next()
 			if err != nil {
@@ -127,7 +142,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 			}
 		}
 	}
-	sum, err := SummarizeResults(out, e)
+	sum, err := SummarizeResults(out, e, whole)
 	if err != nil {
 		return nil, RunInfo{}, err
 	}
@@ -167,35 +182,48 @@ func countShard(path string, e *Experiment, info RunInfo) (int, error) {
 	}
 }
 
-// prepareMergeDir makes out ready for a merge: new, empty, or holding
-// this experiment already (which the merge replaces). A shard directory
-// cannot be the output.
-func prepareMergeDir(out string, whole RunInfo, dirs []string) error {
+// prepareMergeDir makes out ready for a merge, and locks it: new, empty,
+// or holding this experiment whole already (which the merge replaces). A
+// shard directory cannot be the output.
+func prepareMergeDir(out string, whole RunInfo, dirs []string) (*dirlock.Lock, error) {
 	abs, _ := filepath.Abs(out)
 	for _, d := range dirs {
 		if da, _ := filepath.Abs(d); da == abs {
-			return badDir("the output %s is one of the shards", out)
-		}
-	}
-	entries, err := os.ReadDir(out)
-	switch {
-	case errors.Is(err, os.ErrNotExist) || err == nil && len(entries) == 0:
-	case err != nil:
-		return fmt.Errorf("arena: %w", err)
-	default:
-		have, err := ReadRunInfo(out)
-		if err != nil || have.Fingerprint != whole.Fingerprint {
-			return badDir("%s is not empty and holds no merge of this experiment: give another --out", out)
-		}
-		// Replace the previous merge: first what says it is complete.
-		if err := os.Remove(filepath.Join(out, RunFile)); err != nil {
-			return fmt.Errorf("arena: %w", err)
+			return nil, badDir("the output %s is one of the shards", out)
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("arena: %w", err)
+		return nil, fmt.Errorf("arena: %w", err)
 	}
-	return nil
+	lock, err := dirlock.Exclusive(out)
+	if err != nil {
+		return nil, err
+	}
+	have, err := ReadRunInfo(out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		err = checkEmpty(out, "no merge of this experiment")
+	case err == nil && (have.Fingerprint != whole.Fingerprint || have.Shards != 1):
+		err = badDir("%s holds %s, not a merge of this experiment: give another --out", out, describeRun(have))
+	case err == nil:
+		// Replace the previous merge: first what says it is complete.
+		if err = os.Remove(filepath.Join(out, RunFile)); err != nil {
+			err = fmt.Errorf("arena: %w", err)
+		}
+	}
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return lock, nil
+}
+
+// describeRun names what a run.json says a directory holds.
+func describeRun(info RunInfo) string {
+	if info.Shards > 1 {
+		return fmt.Sprintf("shard %d/%d of experiment %q", info.Shard, info.Shards, info.Experiment)
+	}
+	return fmt.Sprintf("experiment %q", info.Experiment)
 }
 
 // mergeTraces writes variant v's traces from the shards in game order.

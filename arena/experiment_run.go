@@ -3,6 +3,7 @@ package arena
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,9 +11,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/gopoly/gopoly/internal/dirlock"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -42,7 +45,8 @@ type GameRecord struct {
 	Seed      uint64 `json:"seed"`
 	Winner    int    `json:"winner"` // the winner's seat; -1: none (a tie at the round limit)
 	Rounds    int    `json:"rounds"`
-	Capped    bool   `json:"capped"` // ended at the round limit
+	Capped    bool   `json:"capped"`            // ended at the round limit, or stalled
+	Stalled   bool   `json:"stalled,omitempty"` // adjourned after MaxDecisions decisions, as a timed game
 	Rolls     int64  `json:"rolls"`
 	Decisions int64  `json:"decisions"`
 	// Players in playing order; their metrics at detail stats and full.
@@ -109,7 +113,13 @@ type RunReport struct {
 // continued by calling Run again with the same spec and shard, and ends
 // with the same files as a run never stopped. The summaries, and plots
 // unless the run is a shard, are rewritten at the end, stopped or not.
-// A stopped run returns its report and ctx's error.
+// A stopped run returns its report and ctx's error; a run stopped by a
+// game that failed (a bot's illegal action) keeps the games before it,
+// summaries included, and returns the game's error.
+//
+// o.Dir must be new, empty, or hold this run already: a directory with
+// anything else is refused (ErrBadDir), and so is one another process is
+// writing (dirlock.ErrBusy), which Run holds locked while it writes.
 func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	if o.Shards == 0 {
 		o.Shards = 1
@@ -120,6 +130,21 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	info := RunInfo{Experiment: e.Name, Fingerprint: e.fingerprint, Shard: o.Shard, Shards: o.Shards,
 		Games: ShardGames(e.Games(), o.Shard, o.Shards)}
 	rep := RunReport{Info: info}
+	// A directory that is not this program's is refused before the
+	// lock file goes into it; prepareDir checks again under the lock.
+	if _, err := ReadRunInfo(o.Dir); errors.Is(err, os.ErrNotExist) {
+		if err := checkEmpty(o.Dir, "no experiment run"); err != nil {
+			return rep, err
+		}
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return rep, fmt.Errorf("arena: %w", err)
+	}
+	lock, err := dirlock.Exclusive(o.Dir)
+	if err != nil {
+		return rep, err
+	}
+	defer lock.Release()
 	if err := e.prepareDir(o.Dir, info); err != nil {
 		return rep, err
 	}
@@ -167,11 +192,14 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		mu.Unlock()
 		return wk.play(e, info.Shard+(done+idx)*info.Shards)
 	}
+	writeFailed := false
 	emit := func(_ int, g gameOut) error {
 		if err := w.write(g); err != nil {
+			writeFailed = true
 			return err
 		}
-		if err := acc.add(g.rec); err != nil {
+		if err := acc.add(g.line, g.rec); err != nil {
+			writeFailed = true
 			return fmt.Errorf("arena: %w", err)
 		}
 		rep.Played++
@@ -181,10 +209,11 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		return nil
 	}
 	runErr := Run(ctx, info.Games-done, o.Workers, play, emit)
-	if err := w.flush(); err != nil && runErr == nil {
-		runErr = err
+	if err := w.flush(); err != nil {
+		writeFailed, runErr = true, cmp.Or(runErr, err)
 	}
-	if runErr != nil && ctx.Err() == nil {
+	if writeFailed {
+		// The results on disk are not what the summaries would say.
 		return rep, runErr
 	}
 	rep.Complete = done+rep.Played == info.Games
@@ -196,26 +225,27 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	return rep, runErr
 }
 
-// prepareDir makes dir hold the run described by info: a new directory
-// gets the spec and run.json; an existing one must hold the same run.
+// prepareDir makes dir (which exists) hold the run described by info: an
+// empty directory gets run.json and the spec; one that holds anything
+// else must hold the same run.
 func (e *Experiment) prepareDir(dir string, info RunInfo) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
 	have, err := ReadRunInfo(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err == nil {
-			return badDir("%s holds results but no %s: not a directory of this program's runs", dir, RunFile)
-		}
-		if err := writeFileAtomic(filepath.Join(dir, SpecFile), e.Source); err != nil {
+		if err := checkEmpty(dir, "no experiment run"); err != nil {
 			return err
 		}
+		// run.json first: a run killed before the spec is written
+		// leaves a directory that says whose it is, and the next run
+		// writes the spec.
 		data, err := json.MarshalIndent(info, "", "  ")
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
-		return writeFileAtomic(filepath.Join(dir, RunFile), append(data, '\n'))
+		if err := writeFileAtomic(filepath.Join(dir, RunFile), append(data, '\n')); err != nil {
+			return err
+		}
+		return writeFileAtomic(filepath.Join(dir, SpecFile), e.Source)
 	case err != nil:
 		return err
 	case have.Fingerprint != info.Fingerprint:
@@ -227,6 +257,23 @@ func (e *Experiment) prepareDir(dir string, info RunInfo) error {
 		return writeFileAtomic(filepath.Join(dir, SpecFile), e.Source) // lost: the same experiment's
 	}
 	return nil
+}
+
+// checkEmpty refuses a directory that holds anything (but a lock file):
+// what holds says what it lacks to be reused.
+func checkEmpty(dir, holds string) error {
+	names, err := dirlock.Entries(dir)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	shown := strings.Join(names[:min(3, len(names))], ", ")
+	if len(names) > 3 {
+		shown += ", ..."
+	}
+	return badDir("%s is not empty (%s) and holds %s: give a new or empty directory", dir, shown, holds)
 }
 
 // ReadRunInfo reads a directory's run.json.
@@ -305,7 +352,7 @@ func scanResults(path string, e *Experiment, info RunInfo, acc *summaryAcc, warn
 			}
 			return 0, badDir("%s:%d: %s", path, m+1, msg)
 		}
-		if err := acc.add(&rec); err != nil {
+		if err := acc.add(line, &rec); err != nil {
 			return 0, badDir("%s:%d: %v", path, m+1, err)
 		}
 		good += int64(len(line))
@@ -489,12 +536,12 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if e.Detail == DetailFull {
 		w.tr.reset(j)
 	}
-	res, err := t.Play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Watch: w.watch, Words: e.Detail == DetailFull})
+	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Watch: w.watch, Words: e.Detail == DetailFull})
 	if err != nil {
-		return gameOut{}, fmt.Errorf("arena: variant %s, game %d: %w", va.Name, j, err)
+		return gameOut{}, fmt.Errorf("arena: variant %s, game %d (seed %d): %w", va.Name, j, seed, err)
 	}
 	g := t.Game()
-	rec := GameRecord{Variant: va.Name, Game: j, Seed: seed, Winner: -1, Rounds: res.Rounds, Capped: res.Capped,
+	rec := GameRecord{Variant: va.Name, Game: j, Seed: seed, Winner: -1, Rounds: res.Rounds, Capped: res.Capped, Stalled: res.Stalled,
 		Rolls: res.Rolls, Decisions: res.Decisions, Players: make([]PlayerRecord, n)}
 	if res.Winner >= 0 {
 		rec.Winner = va.seatAt(j, res.Winner)

@@ -2,10 +2,12 @@ package arena
 
 import (
 	"bufio"
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"os"
@@ -24,6 +26,39 @@ type ExperimentSummary struct {
 	Detail     string           `json:"detail"`
 	Seeds      SeedRange        `json:"seeds"`
 	Variants   []VariantSummary `json:"variants"`
+	// Results identifies the results.jsonl the summary was made from, so
+	// that a reader can tell whether it still sums up that file.
+	Results *ResultsDigest `json:"results,omitempty"`
+}
+
+// ResultsDigest identifies the contents of a results file.
+type ResultsDigest struct {
+	Lines  int    `json:"lines"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// digester makes the ResultsDigest of lines, in file order.
+type digester struct {
+	h     hash.Hash
+	lines int
+	bytes int64
+}
+
+func (d *digester) add(line []byte) {
+	if d.h == nil {
+		d.h = sha256.New()
+	}
+	d.h.Write(line)
+	d.lines++
+	d.bytes += int64(len(line))
+}
+
+func (d *digester) digest() *ResultsDigest {
+	if d.h == nil {
+		d.h = sha256.New()
+	}
+	return &ResultsDigest{Lines: d.lines, Bytes: d.bytes, SHA256: hex.EncodeToString(d.h.Sum(nil))}
 }
 
 // VariantSummary sums up a variant's games: variants/NAME/summary.json.
@@ -32,7 +67,8 @@ type VariantSummary struct {
 	Games    int    `json:"games"`
 	Rotate   bool   `json:"rotate"`
 	Finished int    `json:"finished"` // ended by bankruptcies
-	Capped   int    `json:"capped"`   // ended at the round limit
+	Capped   int    `json:"capped"`   // ended at the round limit, or stalled
+	Stalled  int    `json:"stalled"`  // adjourned after MaxDecisions decisions
 	Ties     int    `json:"ties"`     // capped without a single richest player
 	// Rounds is the distribution of game length in rounds.
 	Rounds        Distribution  `json:"rounds"`
@@ -166,6 +202,7 @@ const (
 // variantAcc sums one variant's games.
 type variantAcc struct {
 	games, capped, ties int
+	stalled             int
 	rounds              []float64
 	rolls, decisions    float64
 	metrics             bool
@@ -179,6 +216,9 @@ func (a *variantAcc) add(rec *GameRecord) error {
 	a.decisions += float64(rec.Decisions)
 	if rec.Capped {
 		a.capped++
+	}
+	if rec.Stalled {
+		a.stalled++
 	}
 	if rec.Winner < 0 {
 		a.ties++
@@ -219,7 +259,7 @@ func (a *variantAcc) add(rec *GameRecord) error {
 }
 
 func (a *variantAcc) result(v *Variant) VariantSummary {
-	s := VariantSummary{Name: v.Name, Games: a.games, Rotate: v.Rotate, Finished: a.games - a.capped, Capped: a.capped, Ties: a.ties,
+	s := VariantSummary{Name: v.Name, Games: a.games, Rotate: v.Rotate, Finished: a.games - a.capped, Capped: a.capped, Stalled: a.stalled, Ties: a.ties,
 		Rounds: distribution(a.rounds)}
 	per := func(x float64) float64 {
 		if a.games == 0 {
@@ -279,6 +319,7 @@ type summaryAcc struct {
 	e     *Experiment
 	accs  []variantAcc
 	index map[string]int
+	lines digester
 }
 
 func newSummaryAcc(e *Experiment) *summaryAcc {
@@ -290,30 +331,40 @@ func newSummaryAcc(e *Experiment) *summaryAcc {
 	return a
 }
 
-func (a *summaryAcc) add(rec *GameRecord) error {
+// add counts rec, read from (or written as) line, the next line of the
+// results file.
+func (a *summaryAcc) add(line []byte, rec *GameRecord) error {
 	v, ok := a.index[rec.Variant]
 	if !ok {
 		return fmt.Errorf("unknown variant %q", rec.Variant)
 	}
+	a.lines.add(line)
 	return a.accs[v].add(rec)
 }
 
 func (a *summaryAcc) result() ExperimentSummary {
-	s := ExperimentSummary{Experiment: a.e.Name, Detail: a.e.Detail.String(), Seeds: a.e.Seeds}
+	s := ExperimentSummary{Experiment: a.e.Name, Detail: a.e.Detail.String(), Seeds: a.e.Seeds, Results: a.lines.digest()}
 	for v := range a.e.Variants {
 		s.Variants = append(s.Variants, a.accs[v].result(&a.e.Variants[v]))
 	}
 	return s
 }
 
-// SummarizeResults reads a directory's results and sums them up by
-// variant.
-func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
+// SummarizeResults reads the results of a directory that holds the run
+// info (every game of the run, or of a shard), checking that each line
+// is the game of the run that belongs there, and sums them up by
+// variant. An unfinished last line (a game being written, or lost by a
+// killed run) is left out.
+func SummarizeResults(dir string, e *Experiment, info RunInfo) (ExperimentSummary, error) {
 	acc := newSummaryAcc(e)
 	path := filepath.Join(dir, ResultsFile)
-	err := eachRecord(path, func(line int, rec *GameRecord) error {
-		if err := acc.add(rec); err != nil {
-			return badDir("%s:%d: %v", path, line, err)
+	err := eachLine(path, func(m int, line []byte) error {
+		var rec GameRecord
+		if msg := checkLine(line, e, info, m, &rec); msg != "" {
+			return badDir("%s:%d: %s", path, m+1, msg)
+		}
+		if err := acc.add(line, &rec); err != nil {
+			return badDir("%s:%d: %v", path, m+1, err)
 		}
 		return nil
 	})
@@ -324,44 +375,81 @@ func SummarizeResults(dir string, e *Experiment) (ExperimentSummary, error) {
 }
 
 // LoadSummary returns the summary of a directory's results: its
-// summary.json when that counts the games the results hold (a run
-// rewrites it at every stop, but a killed run leaves it behind), or else
-// a summary made afresh from the results.
-func LoadSummary(dir string, e *Experiment) (ExperimentSummary, error) {
-	var s ExperimentSummary
-	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
-	if err == nil && json.Unmarshal(data, &s) == nil && len(s.Variants) == len(e.Variants) {
-		games := 0
-		for _, v := range s.Variants {
-			games += v.Games
-		}
-		if n, err := countLines(filepath.Join(dir, ResultsFile)); err == nil && n == games {
-			return s, nil
+// summary.json when the results are still those it was made from (their
+// size and SHA-256, which it records), or else a summary made afresh
+// from the results by SummarizeResults, which refuses damaged ones.
+// stale then says why summary.json could not be used; it is "" when it
+// was. A run rewrites summary.json at every stop, so a stale one is a
+// run still going, one killed, or results changed by hand.
+func LoadSummary(dir string, e *Experiment, info RunInfo) (s ExperimentSummary, stale string, err error) {
+	stale = checkSummary(dir, len(e.Variants))
+	if stale == "" {
+		data, _ := os.ReadFile(filepath.Join(dir, SummaryFile))
+		if err := json.Unmarshal(data, &s); err == nil {
+			return s, "", nil
 		}
 	}
-	return SummarizeResults(dir, e)
+	s, err = SummarizeResults(dir, e, info)
+	return s, stale, err
 }
 
-// countLines counts the complete lines of a file (0 if there is none).
-func countLines(path string) (int, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
-	}
+// checkSummary says why a directory's summary.json is not the summary of
+// its results, or "" when it is.
+func checkSummary(dir string, variants int) string {
+	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
 	if err != nil {
-		return 0, err
+		return "no " + SummaryFile
+	}
+	var s ExperimentSummary
+	if err := json.Unmarshal(data, &s); err != nil || len(s.Variants) != variants {
+		return SummaryFile + " is damaged"
+	}
+	if s.Results == nil {
+		return SummaryFile + " does not record which results it sums up (an older gopoly wrote it)"
+	}
+	path := filepath.Join(dir, ResultsFile)
+	changed := fmt.Sprintf("%s has changed since %s was written (a run still going or killed, or an edit)", ResultsFile, SummaryFile)
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && s.Results.Bytes == 0:
+		return ""
+	case err != nil || fi.Size() != s.Results.Bytes:
+		return changed
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return changed
 	}
 	defer f.Close()
-	buf := make([]byte, 1<<16)
-	n := 0
-	for {
-		k, err := f.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil || hex.EncodeToString(h.Sum(nil)) != s.Results.SHA256 {
+		return changed
+	}
+	return ""
+}
+
+// eachLine calls f with the index and bytes of every complete line of a
+// file (none if it does not exist).
+func eachLine(path string, f func(m int, line []byte) error) error {
+	file, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer file.Close()
+	r := bufio.NewReaderSize(file, 1<<16)
+	for m := 0; ; m++ {
+		line, err := r.ReadBytes('\n')
 		if err == io.EOF {
-			return n, nil
+			return nil
 		}
 		if err != nil {
-			return 0, err
+			return fmt.Errorf("arena: %w", err)
+		}
+		if err := f(m, line); err != nil {
+			return err
 		}
 	}
 }

@@ -106,6 +106,21 @@ variants:
 	if e2.Fingerprint() != e.Fingerprint() {
 		t.Error("a comment and another layout changed the fingerprint")
 	}
+	// Seats under seats:, as a --params file may give them, are the same
+	// overrides as seats standing alone.
+	nested := strings.NewReplacer("      0: {cash", "      seats:\n        0: {cash", "      2: {cash", "        2: {cash").Replace(src)
+	e4, err := ParseExperiment("nested.yaml", []byte(nested))
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, nested)
+	}
+	if e4.Fingerprint() != e.Fingerprint() {
+		t.Error("params under seats: changed the fingerprint")
+	}
+	for s := range e.Variants[0].Seats {
+		if !e4.Variants[0].Seats[s].Params.Equal(e.Variants[0].Seats[s].Params) {
+			t.Errorf("seat %d: other overrides under seats:", s)
+		}
+	}
 	for _, change := range [][2]string{{"step: 7", "step: 8"}, {"jail_fine: 60", "jail_fine: 61"}, {"mean: 200", "mean: 201"},
 		{"rotate: true", "rotate: false"}, {"[baseline, baseline]", "[baseline, random]"}, {"detail: full", "detail: stats"}} {
 		e3, err := ParseExperiment("x.yaml", []byte(strings.Replace(src, change[0], change[1], 1)))
@@ -152,7 +167,12 @@ func TestParseExperimentErrors(t *testing.T) {
 		{"unknown parameter", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      1:\n        cash_reserv: 3\n", 8, "variants[0].params.1.cash_reserv", "unknown parameter"},
 		{"parameter not a number", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {0: {cash_reserve: lots}}\n", 6, "variants[0].params.0.cash_reserve", "want a number"},
 		{"negative spread", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      0: {cash_reserve: {mean: 3, std: -1}}\n", 7, "variants[0].params.0.cash_reserve.std", "negative"},
-		{"seat out of range", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {2: {cash_reserve: 3}}\n", 6, "variants[0].params.2", "seat index from 0 to 1, or all"},
+		{"seat out of range", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {2: {cash_reserve: 3}}\n", 6, "variants[0].params.2", "seats go from 0 to 1"},
+		{"seat under seats out of range", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      seats:\n        3: {cash_reserve: 3}\n", 8, "variants[0].params.seats.3", "seats go from 0 to 1"},
+		{"seat in both forms", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      seats: {1: {cash_reserve: 3}}\n      1: {cash_reserve: 4}\n", 8, "variants[0].params.1", "given twice"},
+		{"negative reserve", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      all: {cash_reserve: -100}\n", 7, "variants[0].params.all.cash_reserve", "out of range"},
+		{"negative drawn mean", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      0:\n        rich_factor: {mean: -100, std: 0}\n", 8, "variants[0].params.0.rich_factor.mean", "out of range"},
+		{"fractional rollouts", head + "variants:\n  - name: a\n    seats: [planning, baseline]\n    params: {0: {rollouts: 2.5}}\n", 6, "variants[0].params.0.rollouts", "whole numbers"},
 		{"seat twice", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      1: {cash_reserve: 3}\n      01: {cash_reserve: 4}\n", 8, "variants[0].params.01", "given twice"},
 		{"bad parameter for all", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      all: {rollout: 3}\n", 7, "variants[0].params.all.rollout", "unknown parameter"},
 		{"seat by name", head + "variants:\n  - name: a\n    seats: [baseline, baseline]\n    params: {baseline: {cash_reserve: 3}}\n", 6, "variants[0].params.baseline", "seat index"},
@@ -326,7 +346,7 @@ func TestExperimentStopAndResume(t *testing.T) {
 		t.Fatalf("the stopped run kept %d lines, not a prefix of %d games", bytes.Count(kept, []byte("\n")), rep.Played)
 	}
 	// Its summaries hold the games it kept.
-	s, err := SummarizeResults(stopped, e)
+	s, err := SummarizeResults(stopped, e, rep.Info)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,12 +372,12 @@ func TestExperimentStopAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The summary a killed run leaves behind is stale: not used.
-	if s, err := LoadSummary(crashed, e); err != nil || s.Variants[0].Games+s.Variants[1].Games != 20 {
-		t.Errorf("summary of a cut directory: %d+%d games (%v), want 20", s.Variants[0].Games, s.Variants[1].Games, err)
+	if s, stale, err := LoadSummary(crashed, e, rep.Info); err != nil || s.Variants[0].Games+s.Variants[1].Games != 20 || !strings.Contains(stale, "has changed") {
+		t.Errorf("summary of a cut directory: %d+%d games (%v, %q), want 20 and a stale summary.json", s.Variants[0].Games, s.Variants[1].Games, err, stale)
 	}
-	if s, err := LoadSummary(ref, e); err != nil || s.Variants[0].Games != 30 {
-		t.Errorf("summary of a whole run: %v, %v", s, err)
-	} else if fresh, _ := SummarizeResults(ref, e); jsonOf(t, s) != jsonOf(t, fresh) {
+	if s, stale, err := LoadSummary(ref, e, rep.Info); err != nil || s.Variants[0].Games != 30 || stale != "" {
+		t.Errorf("summary of a whole run: %v, %q, %v", s, stale, err)
+	} else if fresh, _ := SummarizeResults(ref, e, rep.Info); jsonOf(t, s) != jsonOf(t, fresh) {
 		t.Error("summary.json differs from a summary made afresh")
 	}
 	tr := filepath.Join(crashed, VariantsDir, "duel", TracesFile)

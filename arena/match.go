@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -67,6 +68,16 @@ func reusable(was, want Seat) bool {
 
 // Play plays m at the table.
 func (t *Table) Play(m Match) (GameResult, error) {
+	r, err := t.play(m)
+	if err != nil {
+		return r, fmt.Errorf("arena: seed %d: %w", m.Seed, err)
+	}
+	return r, nil
+}
+
+// play is Play with errors left for the caller to place: a bot's illegal
+// action is a *SeatError naming its bot.
+func (t *Table) play(m Match) (GameResult, error) {
 	n := len(m.Seats)
 	if t.g == nil || t.g.Rules() != m.Rules || t.g.Players() != n {
 		t.g, t.agents, t.seats, t.idle = monopoly.New(m.Rules, n, m.Seed), make([]agent.Agent, n), make([]Seat, n), nil
@@ -102,16 +113,20 @@ func (t *Table) Play(m Match) (GameResult, error) {
 		t.agents[s], t.seats[s] = a, seat
 	}
 	g.Record(m.Watch != nil || m.Words)
-	dec, err := play(g, t.agents, m.Words, m.Watch)
+	dec, stalled, err := play(g, t.agents, m.Words, m.Watch)
 	g.Record(false)
 	if err != nil {
-		return GameResult{}, fmt.Errorf("seed %d: %w", m.Seed, err)
+		var se *SeatError
+		if errors.As(err, &se) {
+			se.Bot = m.Seats[se.Seat].Bot
+		}
+		return GameResult{}, err
 	}
 	rounds := g.Round()
-	if g.Capped() {
+	if g.Capped() && !stalled {
 		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
 	}
-	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped()}, nil
+	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}, nil
 }
 
 // Game returns the table's game: after Play, the position it ended in.
@@ -120,9 +135,11 @@ func (t *Table) Game() *monopoly.Game { return t.g }
 // Run plays jobs 0..n-1 on workers goroutines (0: all cores), each with a
 // Table of its own, and hands the results to emit in job order, one at a
 // time, so that what a run writes does not depend on the number of
-// workers. It stops at the first error of play or emit, or when ctx is
-// cancelled (returning ctx.Err()); emit has then seen a prefix of the
-// jobs.
+// workers. It stops at the first error of play or emit in job order, or
+// when ctx is cancelled (returning ctx.Err()); emit has then seen a
+// prefix of the jobs. After an error, the jobs before the failed one
+// that are under way still finish and are emitted, so the prefix is
+// every job before the first failure, whatever the number of workers.
 func Run[R any](ctx context.Context, n, workers int, play func(i int, t *Table) (R, error), emit func(i int, r R) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -132,14 +149,16 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int, t *Table) 
 		next     atomic.Int64
 		mu       sync.Mutex
 		firstErr error
+		failAt   = n // the first job that failed, in job order
 		done     = map[int]R{}
 		emitted  int
 		wg       sync.WaitGroup
 	)
-	fail := func(err error) {
-		if firstErr == nil {
-			firstErr = err
+	fail := func(i int, err error) {
+		if i < failAt {
+			failAt, firstErr = i, err
 		}
+		next.Store(int64(n)) // no new jobs
 	}
 	for range workers {
 		wg.Go(func() {
@@ -151,24 +170,19 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int, t *Table) 
 				}
 				r, err := play(i, &t)
 				mu.Lock()
-				if err != nil || firstErr != nil {
-					if err != nil {
-						fail(err)
-					}
-					mu.Unlock()
-					next.Store(int64(n)) // the others stop too
-					return
+				if err != nil {
+					fail(i, err)
+				} else if i < failAt {
+					done[i] = r
 				}
-				done[i] = r
-				for {
+				for emitted < failAt {
 					r, ok := done[emitted]
 					if !ok {
 						break
 					}
 					delete(done, emitted)
 					if err := emit(emitted, r); err != nil {
-						fail(err)
-						next.Store(int64(n))
+						fail(emitted, err)
 						break
 					}
 					emitted++

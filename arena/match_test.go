@@ -2,9 +2,10 @@ package arena
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -96,20 +97,30 @@ func TestRunOrderAndErrors(t *testing.T) {
 			t.Fatalf("%d workers: %d results, %v", workers, len(got), err)
 		}
 	}
-	boom := errors.New("boom")
-	var emitted []int
-	err := Run(context.Background(), 100, 2, func(i int, _ *Table) (int, error) {
-		if i == 30 {
-			return 0, boom
+	// The error is that of the first failed job in job order, and every
+	// job before it is emitted, however the workers meet them: job 40
+	// fails at once, job 30 after the jobs before it.
+	for _, workers := range []int{1, 2, 7} {
+		var emitted []int
+		err := Run(context.Background(), 100, workers, func(i int, _ *Table) (int, error) {
+			switch i {
+			case 30:
+				time.Sleep(5 * time.Millisecond)
+				return 0, fmt.Errorf("boom %d", i)
+			case 40:
+				return 0, fmt.Errorf("boom %d", i)
+			case 29:
+				time.Sleep(10 * time.Millisecond) // still under way when job 40 fails
+			}
+			return i, nil
+		}, func(i, _ int) error { emitted = append(emitted, i); return nil })
+		if err == nil || err.Error() != "boom 30" || len(emitted) != 30 {
+			t.Fatalf("%d workers: error %v after %d results, want boom 30 after 30", workers, err, len(emitted))
 		}
-		return i, nil
-	}, func(i, _ int) error { emitted = append(emitted, i); return nil })
-	if !errors.Is(err, boom) || len(emitted) > 30 {
-		t.Fatalf("error %v after %d results", err, len(emitted))
-	}
-	for i, e := range emitted {
-		if e != i {
-			t.Fatalf("emitted %v: not a prefix", emitted)
+		for i, e := range emitted {
+			if e != i {
+				t.Fatalf("emitted %v: not a prefix", emitted)
+			}
 		}
 	}
 }

@@ -195,13 +195,37 @@ type TournamentGame struct {
 	Entrants []int    `json:"entrants"` // entrant per seat (index in the entrant list)
 	Winner   int      `json:"winner"`   // seat; -1 when a timed game tied
 	Tied     []int    `json:"tied,omitempty"`
-	Rounds   int      `json:"rounds"` // rounds played: max_rounds when capped
+	Rounds   int      `json:"rounds"` // rounds played: max_rounds when capped at the limit
 	Capped   bool     `json:"capped"`
-	NetWorth []int    `json:"net_worth"` // per seat, at the end
+	Stalled  bool     `json:"stalled,omitempty"` // adjourned after MaxDecisions decisions
+	NetWorth []int    `json:"net_worth"`         // per seat, at the end
 	// Rolls and Decisions are for speed figures, not the record.
 	Rolls     int64 `json:"-"`
 	Decisions int64 `json:"-"`
 }
+
+// shareUnits is the unit in which wins are counted: a tie shares a win
+// among up to MaxPlayers seats, and every such share is a whole number
+// of 1/840ths (840 is the least common multiple of 1 to 8). Counted in
+// these units wins add up exactly, however many ties, and a total is
+// turned into a number once, by one division: the float nearest to the
+// exact value, never a sum's rounding noise (58.00000000000004 wins).
+const shareUnits = 840
+
+// winUnits returns each seat's share of the game's win in shareUnits.
+func (g *TournamentGame) winUnits() []int64 {
+	u := make([]int64, len(g.Seating))
+	if g.Winner >= 0 {
+		u[g.Winner] = shareUnits
+	}
+	for _, s := range g.Tied {
+		u[s] = shareUnits / int64(len(g.Tied))
+	}
+	return u
+}
+
+// units turns a count of shareUnits into wins.
+func units(n int64) float64 { return float64(n) / shareUnits }
 
 // Shares returns each seat's share of the game's win.
 func (g *TournamentGame) Shares() []float64 {
@@ -227,12 +251,12 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 		seats[s] = Seat{Bot: t.entries[e]}
 		g.Seating[s] = t.entries[e]
 	}
-	res, err := tb.Play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed})
+	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed})
 	if err != nil {
-		return TournamentGame{}, fmt.Errorf("game %d (%w)", i, err)
+		return TournamentGame{}, fmt.Errorf("arena: game %d (seed %d): %w", i, g.Seed, err)
 	}
 	end := tb.Game()
-	g.Winner, g.Rounds, g.Capped, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Rolls, res.Decisions
+	g.Winner, g.Rounds, g.Capped, g.Stalled, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Stalled, res.Rolls, res.Decisions
 	g.NetWorth = make([]int, t.Players)
 	best := -1
 	for s := range g.NetWorth {
@@ -267,10 +291,11 @@ type Tally struct {
 	t                      *Tournament
 	games                  int
 	finished, capped, ties int
+	stalled                int
 	rounds                 []float64
-	seats, appear          []int     // per name
-	wins                   []float64 // per name
-	seatWins               []float64 // per seat position
+	seats, appear          []int   // per name
+	wins                   []int64 // per name, in shareUnits
+	seatWins               []int64 // per seat position, in shareUnits
 	rating                 *RatingSet
 	players                []int // scratch: name per seat
 	rolls, decisions       int64
@@ -279,8 +304,8 @@ type Tally struct {
 // NewTally returns an empty tally for t's games.
 func (t *Tournament) NewTally() *Tally {
 	n := len(t.names)
-	return &Tally{t: t, seats: make([]int, n), appear: make([]int, n), wins: make([]float64, n),
-		seatWins: make([]float64, t.Players), rating: NewRatingSet(n)}
+	return &Tally{t: t, seats: make([]int, n), appear: make([]int, n), wins: make([]int64, n),
+		seatWins: make([]int64, t.Players), rating: NewRatingSet(n)}
 }
 
 // Games returns how many games the tally holds.
@@ -302,14 +327,15 @@ func (a *Tally) Add(g TournamentGame) error {
 		return fmt.Errorf("arena: game %d has %d seats, the tournament %d", g.Game, len(g.Entrants), a.t.Players)
 	}
 	shares := g.Shares()
+	units := g.winUnits()
 	a.players = a.players[:0]
 	in := make([]bool, len(a.t.names))
 	for s, e := range g.Entrants {
 		p := a.t.nameOf[e]
 		a.players = append(a.players, p)
 		a.seats[p]++
-		a.wins[p] += shares[s]
-		a.seatWins[s] += shares[s]
+		a.wins[p] += units[s]
+		a.seatWins[s] += units[s]
 		in[p] = true
 	}
 	if err := a.rating.Add(a.players, shares); err != nil {
@@ -321,6 +347,9 @@ func (a *Tally) Add(g TournamentGame) error {
 		}
 	}
 	a.games++
+	if g.Stalled {
+		a.stalled++
+	}
 	if g.Capped {
 		a.capped++
 	} else {
@@ -385,7 +414,8 @@ type TournamentSummary struct {
 	SeatCycle      int          `json:"seat_cycle"`
 	OrderCycle     int          `json:"order_cycle"` // 0: circles drawn at random
 	Finished       int          `json:"finished"`
-	Capped         int          `json:"capped"`
+	Capped         int          `json:"capped"`  // stalled games included
+	Stalled        int          `json:"stalled"` // adjourned after MaxDecisions decisions
 	Ties           int          `json:"ties"`
 	RoundsMean     float64      `json:"rounds_mean"`
 	RoundsMedian   float64      `json:"rounds_median"`
@@ -408,31 +438,32 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 	t := a.t
 	s := TournamentSummary{Games: a.games, Players: t.Players, GamesRequested: t.Games, Seed: t.Seed,
 		Entrants: slices.Clone(t.entries), MaxRounds: t.Rules.MaxRounds, SeatCycle: t.SeatCycle(),
-		OrderCycle: t.OrderCycle(), Finished: a.finished, Capped: a.capped, Ties: a.ties,
+		OrderCycle: t.OrderCycle(), Finished: a.finished, Capped: a.capped, Stalled: a.stalled, Ties: a.ties,
 		RoundsMean: stats.Mean(a.rounds), RoundsMedian: stats.Median(a.rounds), Resamples: resamples}
 	elo, eloCI := a.rating.Bootstrap(resamples, t.Seed)
 	for p, name := range t.names {
-		b := BotResult{Standing: Standing{Name: name, SeatsPlayed: a.seats[p], Wins: a.wins[p],
+		wins := units(a.wins[p])
+		b := BotResult{Standing: Standing{Name: name, SeatsPlayed: a.seats[p], Wins: wins,
 			Rating: elo[p], RatingCI95: eloCI[p]}, GamesPlayed: a.appear[p]}
 		if a.games > 0 {
-			b.WinShare = a.wins[p] / float64(a.games)
+			b.WinShare = float64(a.wins[p]) / float64(shareUnits*int64(a.games))
 			b.Parity = float64(a.seats[p]) / float64(a.games*t.Players)
 		}
-		b.CI95 = wilson(a.wins[p], a.games, b.WinShare, 1)
+		b.CI95 = wilson(wins, a.games, b.WinShare, 1)
 		if a.seats[p] > 0 {
 			// Per seat: the share of the games it played in, spread
 			// over the seats it held in them.
-			b.PerSeat = a.wins[p] / float64(a.seats[p])
-			b.PerSeatCI95 = wilson(a.wins[p], a.appear[p], b.PerSeat, float64(a.appear[p])/float64(a.seats[p]))
+			b.PerSeat = float64(a.wins[p]) / float64(shareUnits*int64(a.seats[p]))
+			b.PerSeatCI95 = wilson(wins, a.appear[p], b.PerSeat, float64(a.appear[p])/float64(a.seats[p]))
 		}
 		s.Bots = append(s.Bots, b)
 	}
 	for seat, w := range a.seatWins {
-		r := SeatResult{Seat: seat, Wins: w}
+		r := SeatResult{Seat: seat, Wins: units(w)}
 		if a.games > 0 {
-			r.Rate = w / float64(a.games)
+			r.Rate = float64(w) / float64(shareUnits*int64(a.games))
 		}
-		r.CI95 = wilson(w, a.games, r.Rate, 1)
+		r.CI95 = wilson(r.Wins, a.games, r.Rate, 1)
 		s.Seats = append(s.Seats, r)
 	}
 	return s

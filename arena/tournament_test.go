@@ -271,6 +271,33 @@ func TestTournamentScoring(t *testing.T) {
 	if math.Abs(wins-300) > 1e-9 || math.Abs(shares-1) > 1e-12 || math.Abs(parity-1) > 1e-12 || math.Abs(seatWins-300) > 1e-9 {
 		t.Errorf("wins %v, shares %v, parity %v, seat wins %v", wins, shares, parity, seatWins)
 	}
+	// Shared wins are exact: every total is the float nearest a whole
+	// number of sixths (shares of 1, 1/2 and 1/3), not a sum's rounding
+	// noise.
+	exact := func(w float64) bool { return w == math.Round(w*6)/6 }
+	for _, b := range s.Bots {
+		if !exact(b.Wins) {
+			t.Errorf("%s: %v wins", b.Name, b.Wins)
+		}
+	}
+	for _, r := range s.Seats {
+		if !exact(r.Wins) {
+			t.Errorf("seat %d: %v wins", r.Seat, r.Wins)
+		}
+	}
+	// Three-way ties: a third each, 300 times, is 100 wins each.
+	thirds := newTournament(t, TournamentConfig{Bots: []string{"baseline", "random", "cautious"}, Players: 3, Games: 300, Seed: 3}).NewTally()
+	for i := range 300 {
+		if err := thirds.Add(TournamentGame{Game: i, Entrants: []int{0, 1, 2}, Seating: []string{"baseline", "random", "cautious"},
+			Winner: -1, Tied: []int{0, 1, 2}, Capped: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, b := range thirds.Summary(100).Bots {
+		if b.Wins != 100 || b.WinShare != 1.0/3 {
+			t.Errorf("%s: %v wins, share %v; want 100 and 1/3", b.Name, b.Wins, b.WinShare)
+		}
+	}
 	// baseline holds two of three seats in every game.
 	if b := s.Bots[0]; b.Name != "baseline" || b.SeatsPlayed != 600 || b.GamesPlayed != 300 || math.Abs(b.Parity-2.0/3) > 1e-12 {
 		t.Errorf("baseline: %+v", b)

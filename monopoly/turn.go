@@ -244,6 +244,18 @@ func (g *Game) endTurn() {
 	g.startTurn()
 }
 
+// Adjourn ends the game now as a timed game (7.10), whatever is pending:
+// the solvent player with the highest net worth wins, a tie has no
+// winner, and Capped reports true. It is for a game that would not end
+// otherwise (no round limit, and players that never go bankrupt), which
+// a caller stops after a budget of decisions. A pending auction, trade
+// or debt is dropped unsettled. It does nothing to a game that is over.
+func (g *Game) Adjourn() {
+	if !g.over {
+		g.finishByNetWorth()
+	}
+}
+
 // finishByNetWorth ends a timed game (7.10): the highest net worth wins; a
 // tie has no winner.
 func (g *Game) finishByNetWorth() {

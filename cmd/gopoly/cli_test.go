@@ -314,6 +314,73 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("params-bare-seat", func(t *testing.T) {
+		// A seat index may stand alone, as in an experiment's params.
+		params := filepath.Join(dir, "bare.yaml")
+		if err := os.WriteFile(params, []byte("2: {cash_reserve: 100000, complete_reserve: 100000}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := cliRun(t, "play", "--seed", "4", "--json", "--params", params)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		buys := map[float64]int{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var e map[string]any
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			if e["kind"] == "buy" {
+				buys[e["player"].(float64)]++
+			}
+		}
+		if buys[2] != 0 || buys[0] == 0 {
+			t.Fatalf("purchases per seat %v: seat 2 must buy nothing", buys)
+		}
+	})
+
+	t.Run("params-refused", func(t *testing.T) {
+		// Values the bots cannot play with, and seats the table lacks,
+		// are refused with the file, the line and the field before
+		// anything is played or printed.
+		spec := filepath.Join(dir, "neg-spec.yaml")
+		os.WriteFile(spec, []byte("name: neg\nseeds: {start: 1, count: 5}\nvariants:\n  - name: a\n    seats: [baseline, baseline]\n    params:\n      all:\n        cash_reserve: -100\n"), 0o644)
+		for _, c := range []struct {
+			doc, cmd, want string
+		}{
+			{"all: {cash_reserve: -100}\n", "sim", ":1: all.cash_reserve: -100 is out of range"},
+			{"all: {complete_reserve: -100}\n", "sim", ":1: all.complete_reserve: -100 is out of range"},
+			{"all: {rich_factor: -100}\n", "sim", ":1: all.rich_factor: -100 is out of range"},
+			{"all:\n  cash_reserve: {mean: -100, std: 0}\n", "sim", ":2: all.cash_reserve.mean: -100 is out of range"},
+			{"all: {rollouts: -5}\n", "sim", ":1: all.rollouts: -5 is out of range"},
+			{"all: {rollouts: 2.5}\n", "sim", ":1: all.rollouts: rollouts takes whole numbers"},
+			{"all: {rich_factor: 2}\nseats:\n  7: {cash_reserve: 1}\n", "sim", ":3: seats.7: parameters for seat 7, but the seats go from 0 to 3"},
+			{"7: {cash_reserve: 1}\n", "play", ":1: 7: parameters for seat 7, but the seats go from 0 to 3"},
+			{"all: {cash_reserve: -100}\n", "play", ":1: all.cash_reserve"},
+		} {
+			file := filepath.Join(dir, "refused.yaml")
+			if err := os.WriteFile(file, []byte(c.doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{c.cmd, "--params", file}
+			if c.cmd == "sim" {
+				args = append(args, "--games", "20")
+			}
+			stdout, stderr, code := cliRun(t, args...)
+			if code != 2 || !strings.Contains(stderr, "gopoly: "+file+c.want) || stdout != "" {
+				t.Errorf("%s with %q: exit %d, stdout %.200q, stderr %q; want 2, nothing on stdout and %q", c.cmd, c.doc, code, stdout, stderr, file+c.want)
+			}
+		}
+		out := filepath.Join(dir, "neg-run")
+		_, stderr, code := cliRun(t, "experiment", "run", spec, "--out", out)
+		if code != 2 || !strings.Contains(stderr, spec+":8: variants[0].params.all.cash_reserve: -100 is out of range") {
+			t.Errorf("experiment: exit %d, %q", code, stderr)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused experiment made its directory: %v", err)
+		}
+	})
+
 	t.Run("bad-input", func(t *testing.T) {
 		txt := filepath.Join(dir, "x.txt")
 		badParams := filepath.Join(dir, "bad-params.yaml")
@@ -352,7 +419,8 @@ func TestCLI(t *testing.T) {
 // TestPlayColor: with colour on, the log is the plain log with ANSI
 // styles added, and players and money are styled.
 func TestPlayColor(t *testing.T) {
-	rules, err := loadRules("", 30)
+	limit := 30
+	rules, err := loadRules(rootCmd, "", &limit)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,19 +5,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-// loadRules reads --rules (empty: the defaults) and applies a round limit
-// when maxRounds >= 0. Problems in the file are bad input (exit 2).
-func loadRules(path string, maxRounds int) (*monopoly.Rules, error) {
+// loadRules reads --rules (empty: the defaults) and applies the round
+// limit maxRounds points to, if any (0: none). Problems in the file, and a
+// negative limit, are bad input (exit 2); cmd names the command in
+// messages.
+func loadRules(cmd *cobra.Command, path string, maxRounds *int) (*monopoly.Rules, error) {
+	if maxRounds != nil && *maxRounds < 0 {
+		return nil, usageErr(fmt.Errorf("%s: --max-rounds %d: want 0 (no limit) or more rounds", cmdName(cmd), *maxRounds))
+	}
 	r := monopoly.DefaultRules()
 	if path != "" {
 		data, err := os.ReadFile(path)
@@ -28,9 +36,9 @@ func loadRules(path string, maxRounds int) (*monopoly.Rules, error) {
 			return nil, usageErr(err)
 		}
 	}
-	if maxRounds >= 0 && maxRounds != r.MaxRounds {
+	if maxRounds != nil && *maxRounds != r.MaxRounds {
 		var err error
-		if r, err = r.WithOverrides("--max-rounds", fmt.Appendf(nil, "max_rounds: %d", maxRounds)); err != nil {
+		if r, err = r.WithOverrides("--max-rounds", fmt.Appendf(nil, "max_rounds: %d", *maxRounds)); err != nil {
 			return nil, usageErr(err)
 		}
 	}
@@ -52,6 +60,48 @@ func loadParams(path string) (agent.SeatParams, error) {
 		return p, usageErr(err)
 	}
 	return p, nil
+}
+
+// splitBots reads a --bots list: names separated by commas, spaces
+// around them ignored, none empty (nil for an empty list).
+func splitBots(list string) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	names := strings.Split(list, ",")
+	for i, n := range names {
+		if names[i] = strings.TrimSpace(n); names[i] == "" {
+			return nil, fmt.Errorf("--bots %q: name %d of %d is empty", list, i+1, len(names))
+		}
+	}
+	return names, nil
+}
+
+// checkWorkers refuses a negative --workers (bad input, exit 2).
+func checkWorkers(cmd *cobra.Command, n int) error {
+	if n < 0 {
+		return usageErr(fmt.Errorf("%s: --workers %d: want 0 (all cores) or more", cmdName(cmd), n))
+	}
+	return nil
+}
+
+// cmdName is how messages name a command: "sim", "experiment run".
+func cmdName(cmd *cobra.Command) string {
+	return strings.TrimPrefix(cmd.CommandPath(), rootCmd.Name()+" ")
+}
+
+// endings says how games ended, for the text reports: by bankruptcies,
+// at the round limit (none without one) and, only when some were,
+// adjourned by the arena (capped counts them too).
+func endings(finished, capped, stalled, maxRounds int) string {
+	s := fmt.Sprintf("%d finished", finished)
+	if maxRounds > 0 || capped > stalled {
+		s += fmt.Sprintf(", %d at the %d-round limit", capped-stalled, maxRounds)
+	}
+	if stalled > 0 {
+		s += fmt.Sprintf(", %d adjourned after %d decisions", stalled, arena.MaxDecisions)
+	}
+	return s
 }
 
 // isTerminal reports whether w is a terminal.

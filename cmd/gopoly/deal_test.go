@@ -22,7 +22,7 @@ func dealRun(t *testing.T, stdin string, args ...string) (string, error) {
 	rootCmd.SetOut(&out)
 	rootCmd.SetErr(&errOut)
 	rootCmd.SetIn(strings.NewReader(stdin))
-	err := rootCmd.Execute()
+	err := execute()
 	return out.String(), err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
 func init() {
@@ -44,9 +45,10 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
-// dirErr maps the arena's errors about directories to bad input.
+// dirErr maps the arena's errors about directories (one that does not
+// fit, or one another process is writing) to bad input.
 func dirErr(err error) error {
-	if errors.Is(err, arena.ErrBadDir) {
+	if errors.Is(err, arena.ErrBadDir) || errors.Is(err, dirlock.ErrBusy) {
 		return usageErr(err)
 	}
 	return err
@@ -81,15 +83,21 @@ func experimentRunCmd() *cobra.Command {
 		Short: "Run an experiment (or one shard of it), resuming what a stopped run left",
 		Long: `Plays the games of the spec, or with --shard i/N those games k of the run
 with k mod N = i, into --out (default runs/NAME, runs/NAME-shard-i-of-N).
-Ctrl-C stops cleanly, keeping the finished games; running the same command
-again resumes. The directory then holds spec.yaml, run.json, results.jsonl,
-summary.json, winrates.png/svg and variants/NAME/ (summary.json, plots and,
-at detail full, traces.jsonl).`,
+Ctrl-C stops cleanly, keeping the finished games (exit 130); running the
+same command again resumes. The directory then holds spec.yaml, run.json,
+results.jsonl, summary.json, winrates.png/svg and variants/NAME/
+(summary.json, plots and, at detail full, traces.jsonl). --out must be new,
+empty, or hold this run already; another process writing it is refused.
+A game a bot cannot finish (an action the rules refuse: a bug) stops the
+run with an error (exit 1), keeping the games before it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := arena.LoadExperiment(args[0])
 			if err != nil {
 				return usageErr(err)
+			}
+			if err := checkWorkers(cmd, workers); err != nil {
+				return err
 			}
 			si, sn := 0, 1
 			if shard != "" {
@@ -133,7 +141,10 @@ at detail full, traces.jsonl).`,
 			}
 			interrupted := err != nil && ctx.Err() != nil
 			if err != nil && !interrupted {
-				return dirErr(err)
+				if rep.Summary.Results == nil {
+					return dirErr(err) // refused before it played
+				}
+				return fmt.Errorf("%w\n(the %d games before it are kept in %s, summaries included)", err, rep.Resumed+rep.Played, out)
 			}
 			sum := rep.Summary
 			r := runJSON{Out: out, Experiment: e.Name, Shard: si, Shards: sn, Games: rep.Info.Games, Done: rep.Resumed + rep.Played,
@@ -187,7 +198,10 @@ func experimentMergeCmd() *cobra.Command {
 		Long: `Checks that the directories are every shard of one experiment (same spec,
 no shard twice, none missing, each complete) and writes into --out
 (default runs/NAME) the results, traces, summaries and plots of an
-unsharded run: the same bytes.`,
+unsharded run: the same bytes. The shards' spec.yaml may differ in
+comments, layout or description; --out gets shard 0's, whatever the order
+of the directories. --out must be new, empty, or hold a merge of this
+experiment, which is replaced.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -197,11 +211,11 @@ unsharded run: the same bytes.`,
 				}
 				out = filepath.Join("runs", info.Experiment)
 			}
-			e, _, err := arena.MergeExperiment(args, out)
+			e, info, err := arena.MergeExperiment(args, out)
 			if err != nil {
 				return dirErr(err)
 			}
-			sum, err := arena.LoadSummary(out, e)
+			sum, _, err := arena.LoadSummary(out, e, info)
 			if err != nil {
 				return dirErr(err)
 			}
@@ -223,15 +237,23 @@ func experimentShowCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show DIR",
 		Short: "Show an experiment directory's win rates and behaviour metrics",
-		Args:  cobra.ExactArgs(1),
+		Long: `Prints the summary of an experiment directory, from its summary.json when
+results.jsonl is still what it sums up (summary.json records its size and
+SHA-256); otherwise, with a note, from results.jsonl itself, checked line
+by line as a resumed run checks it: damaged results are an error naming
+the line (exit 2).`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, info, err := arena.OpenExperimentDir(args[0])
 			if err != nil {
 				return usageErr(err)
 			}
-			sum, err := arena.LoadSummary(args[0], e)
+			sum, stale, err := arena.LoadSummary(args[0], e, info)
 			if err != nil {
 				return dirErr(err)
+			}
+			if stale != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: note: %s: %s; the figures are made afresh from %s\n", args[0], stale, arena.ResultsFile)
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
@@ -323,7 +345,11 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 		if v.Rotate {
 			rot = ", seats rotating"
 		}
-		fmt.Fprintf(w, "\n== %s: %d games%s (%d ended by bankruptcy, %d at the round limit, %d tied)\n", v.Name, v.Games, rot, v.Finished, v.Capped, v.Ties)
+		stalled := ""
+		if v.Stalled > 0 {
+			stalled = fmt.Sprintf(", %d adjourned after %d decisions", v.Stalled, arena.MaxDecisions)
+		}
+		fmt.Fprintf(w, "\n== %s: %d games%s (%d ended by bankruptcy, %d at the round limit%s, %d tied)\n", v.Name, v.Games, rot, v.Finished, v.Capped-v.Stalled, stalled, v.Ties)
 		if v.Games == 0 {
 			continue
 		}

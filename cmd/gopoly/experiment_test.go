@@ -29,7 +29,7 @@ func experimentRun(t *testing.T, args ...string) (string, string, int) {
 	rootCmd.SetArgs(append([]string{"experiment"}, args...))
 	rootCmd.SetOut(&out)
 	rootCmd.SetErr(&errOut)
-	err := rootCmd.Execute()
+	err := execute()
 	if err != nil {
 		errOut.WriteString("gopoly: " + err.Error() + "\n")
 	}

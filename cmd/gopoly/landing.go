@@ -53,8 +53,11 @@ from --seed, so the figures do not depend on --workers.`,
 					return usageErr(err)
 				}
 			}
-			rules, err := loadRules(rulesPath, -1)
+			rules, err := loadRules(cmd, rulesPath, nil)
 			if err != nil {
+				return err
+			}
+			if err := checkWorkers(cmd, workers); err != nil {
 				return err
 			}
 			if plotPath != "" {

@@ -28,10 +28,32 @@ var rootCmd = &cobra.Command{
 	Short:         "AI agents playing Monopoly and Monopoly Deal",
 	SilenceUsage:  true,
 	SilenceErrors: true,
+	// Cobra calls this once it has parsed the command line and checked
+	// its arguments, just before the command runs (no subcommand has
+	// one of its own, which would replace it).
+	PersistentPreRun: func(*cobra.Command, []string) { commandStarted = true },
+}
+
+// commandStarted tells the errors of a command from those cobra finds in
+// the command line before any command starts.
+var commandStarted bool
+
+// execute runs the command line. An error in the command line itself (an
+// unknown command or flag, a flag value that does not parse, a wrong
+// number of arguments) is bad input, exit 2, as the commands' own checks
+// of their input are.
+func execute() error {
+	commandStarted = false
+	err := rootCmd.Execute()
+	var ee *exitError
+	if err != nil && !commandStarted && !errors.As(err, &ee) {
+		err = usageErr(err)
+	}
+	return err
 }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	if err := execute(); err != nil {
 		code := 1
 		var ee *exitError
 		if errors.As(err, &ee) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
@@ -43,21 +44,40 @@ say what they do at the table; --thoughts also shows their private
 thoughts, and the cash limits of sealed offers, as a research view would.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := loadRules(rulesPath, maxRounds)
+			rules, err := loadRules(cmd, rulesPath, &maxRounds)
 			if err != nil {
 				return err
 			}
 			if players < 2 || players > monopoly.MaxPlayers {
 				return usageErr(fmt.Errorf("play: %d players; the game takes 2 to %d", players, monopoly.MaxPlayers))
 			}
-			names := strings.Split(bots, ",")
+			names, err := splitBots(bots)
+			if err != nil {
+				return usageErr(fmt.Errorf("play: %w", err))
+			}
+			switch {
+			case len(names) == 0:
+				return usageErr(errors.New("play: --bots names no bot"))
+			case len(names) > players && cmd.Flags().Changed("bots"):
+				return usageErr(fmt.Errorf("play: %d bots for %d players: name at most one bot per player (a shorter list is repeated)", len(names), players))
+			}
+			// Fewer players than the default line-up take its first seats.
 			seats := make([]string, players)
 			for i := range seats {
-				seats[i] = strings.TrimSpace(names[i%len(names)])
+				seats[i] = names[i%len(names)]
 				if !agent.Known(seats[i]) {
 					_, err := agent.New(seats[i], i, 0)
 					return usageErr(err)
 				}
+			}
+			// All input is checked before the log starts: a refused
+			// command prints nothing but its error.
+			params, err := loadParams(paramsPath)
+			if err != nil {
+				return err
+			}
+			if err := params.Check(players); err != nil {
+				return usageErr(err)
 			}
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
@@ -66,13 +86,6 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 				log = &jsonPlayLog{w: out, rules: rules, names: seatNames[:players]}
 			} else {
 				log = newTextPlayLog(out, rules, seats, seed, useColor(cmd.OutOrStdout()))
-			}
-			params, err := loadParams(paramsPath)
-			if err != nil {
-				return err
-			}
-			if err := params.Check(players); err != nil {
-				return usageErr(err)
 			}
 			st, err := playGame(rules, seats, params, seed, thoughts, log)
 			if err != nil {
@@ -84,7 +97,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 1, "game seed: the same seed plays the same game")
-	f.StringVar(&bots, "bots", "shark,professor,hustler,turtle", "comma-separated bots per seat, repeated if fewer than the players")
+	f.StringVar(&bots, "bots", "shark,professor,hustler,turtle", "comma-separated bots per seat, repeated if fewer than the players (fewer players than the default list take its first)")
 	f.IntVar(&players, "players", 4, "players (2-8)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
 	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats and per seat, values or {mean, std}")
@@ -120,7 +133,8 @@ type playStandings struct {
 	Turns   int           `json:"turns"`
 	Rolls   int64         `json:"rolls"`
 	Capped  bool          `json:"capped"`
-	Winner  int           `json:"winner"` // seat; -1 for a tie
+	Stalled bool          `json:"stalled,omitempty"` // adjourned after playMaxDecisions decisions
+	Winner  int           `json:"winner"`            // seat; -1 for a tie
 	Players []playerStand `json:"players"`
 }
 
@@ -140,6 +154,10 @@ type playerStand struct {
 	OutRound   int    `json:"out_round,omitempty"` // the round it went bankrupt in
 	Winner     bool   `json:"winner"`
 }
+
+// playMaxDecisions is where play adjourns a game, as the arena does at
+// arena.MaxDecisions; a variable so that a test can stall a game quickly.
+var playMaxDecisions = arena.MaxDecisions
 
 // playGame plays one game, handing the events to log, and returns the
 // standings. Players that talk answer with words; without thoughts the
@@ -162,24 +180,28 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int64(round)}}
 	log.events(g, first, []int{round})
 	var rounds []int
+	stalled := false
 	for n := 0; !g.Over(); n++ {
-		if n == arena.MaxDecisions {
-			return playStandings{}, fmt.Errorf("play: game still going after %d decisions", arena.MaxDecisions)
-		}
-		d := g.Pending()
-		if d.Kind == monopoly.DecisionNone {
-			return playStandings{}, fmt.Errorf("play: the game waits for dice")
-		}
-		var a monopoly.Action
-		if t, ok := agents[d.Player].(agent.Talker); ok {
-			ans := t.Answer(g.View(d.Player), d)
-			g.Say(d.Player, ans.Speech, ans.Thought)
-			a = ans.Action
+		if n == playMaxDecisions {
+			// As the arena does: a game that would not end is adjourned.
+			g.Adjourn()
+			stalled = true
 		} else {
-			a = agents[d.Player].Decide(g.View(d.Player), d)
-		}
-		if err := g.Apply(a); err != nil {
-			return playStandings{}, fmt.Errorf("play: seat %d (%s): %w", d.Player, seats[d.Player], err)
+			d := g.Pending()
+			if d.Kind == monopoly.DecisionNone {
+				return playStandings{}, fmt.Errorf("play: the game waits for dice")
+			}
+			var a monopoly.Action
+			if t, ok := agents[d.Player].(agent.Talker); ok {
+				ans := t.Answer(g.View(d.Player), d)
+				g.Say(d.Player, ans.Speech, ans.Thought)
+				a = ans.Action
+			} else {
+				a = agents[d.Player].Decide(g.View(d.Player), d)
+			}
+			if err := g.Apply(a); err != nil {
+				return playStandings{}, fmt.Errorf("play: seat %d (%s): %w", d.Player, seats[d.Player], err)
+			}
 		}
 		evs := g.TakeEvents()
 		if !thoughts {
@@ -197,7 +219,11 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		}
 		log.events(g, evs, rounds)
 	}
-	return standings(g, seats, seed, outRound), nil
+	st := standings(g, seats, seed, outRound)
+	if stalled {
+		st.Stalled, st.Rounds = true, g.Round()
+	}
+	return st, nil
 }
 
 // spectate turns events into what a spectator sees, in place: private
@@ -498,15 +524,23 @@ func (l *textPlayLog) standings(st playStandings) {
 
 func (l *textPlayLog) winnerLine(st playStandings) string {
 	summary := fmt.Sprintf("%d rounds, %d turns, %d rolls", st.Rounds, st.Turns, st.Rolls)
+	end := fmt.Sprintf("at the %d-round limit", st.Rounds)
+	if st.Stalled {
+		end = fmt.Sprintf("when the game was adjourned after %d decisions", playMaxDecisions)
+	}
 	if st.Winner < 0 {
-		return l.paint(ansiBold, fmt.Sprintf("No winner: a tie on net worth at the %d-round limit", st.Rounds)) + " (" + summary + ")"
+		return l.paint(ansiBold, "No winner: a tie on net worth "+end) + " (" + summary + ")"
 	}
 	who := fmt.Sprintf("%s (%s)", l.names[st.Winner], l.seats[st.Winner])
 	how := "the last player standing"
 	if st.Capped {
 		for _, p := range st.Players {
 			if p.Winner {
-				how = fmt.Sprintf("the richest at the round limit, net worth %s", l.money(p.NetWorth))
+				at := "at the round limit"
+				if st.Stalled {
+					at = end
+				}
+				how = fmt.Sprintf("the richest %s, net worth %s", at, l.money(p.NetWorth))
 			}
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,10 +27,14 @@ func init() {
 		Short: "Simulate many bot-only games on all cores",
 		Long: `Plays many bot-only games in parallel and reports speed, game length and
 wins per seat with 95% confidence intervals. Game i uses a seed derived
-from --seed and i, so the results do not depend on --workers.`,
+from --seed and i, so the results do not depend on --workers.
+
+Ctrl-C stops and reports the games finished so far (exit 130). A game a
+bot cannot finish (an action the rules refuse: a bug) stops the run too;
+the games finished before it are reported, then the error (exit 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := loadRules(rulesPath, maxRounds)
+			rules, err := loadRules(cmd, rulesPath, &maxRounds)
 			if err != nil {
 				return err
 			}
@@ -39,9 +42,19 @@ from --seed and i, so the results do not depend on --workers.`,
 			if err != nil {
 				return err
 			}
-			c := arena.Config{Rules: rules, Players: players, Bots: strings.Split(bots, ","), Params: params, Seed: seed, Games: games, Workers: workers}
+			if err := checkWorkers(cmd, workers); err != nil {
+				return err
+			}
+			names, err := splitBots(bots)
+			if err != nil {
+				return usageErr(fmt.Errorf("sim: %w", err))
+			}
+			c := arena.Config{Rules: rules, Players: players, Bots: names, Params: params, Seed: seed, Games: games, Workers: workers}
 			if err := c.Validate(); err != nil {
 				return usageErr(err)
+			}
+			if len(names) > players {
+				return usageErr(fmt.Errorf("sim: %d bots for %d players: name at most one bot per player (a shorter list is repeated)", len(names), players))
 			}
 			if c.Workers <= 0 {
 				c.Workers = runtime.GOMAXPROCS(0)
@@ -59,7 +72,11 @@ from --seed and i, so the results do not depend on --workers.`,
 			if bar != nil {
 				bar.Finish()
 			}
-			if err != nil && !errors.Is(err, context.Canceled) {
+			interrupted := errors.Is(err, context.Canceled)
+			if err != nil && len(results) == 0 {
+				if interrupted {
+					return &exitError{code: 130, err: errors.New("sim: interrupted before any game finished")}
+				}
 				return err
 			}
 			s := arena.Summarize(c, results)
@@ -71,11 +88,17 @@ from --seed and i, so the results do not depend on --workers.`,
 				s.GamesPerCS = float64(s.Games) / cpu
 			}
 			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), s)
+				if werr := writeJSON(cmd.OutOrStdout(), s); werr != nil {
+					return werr
+				}
+			} else {
+				printSummary(cmd, s, rules.MaxRounds)
 			}
-			printSummary(cmd, s, rules.MaxRounds)
-			if err != nil {
-				fmt.Fprintf(cmd.OutOrStdout(), "interrupted: %d of %d games played\n", s.Games, games)
+			switch {
+			case interrupted:
+				return &exitError{code: 130, err: fmt.Errorf("interrupted: %d of %d games played and reported", s.Games, games)}
+			case err != nil:
+				return fmt.Errorf("%w\n(the %d games finished before it are reported above)", err, s.Games)
 			}
 			return nil
 		},
@@ -95,7 +118,7 @@ from --seed and i, so the results do not depend on --workers.`,
 
 func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "games        %d (%d finished, %d at the %d-round limit, %d tied)\n", s.Games, s.Finished, s.Capped, maxRounds, s.Ties)
+	fmt.Fprintf(w, "games        %d (%s, %d tied)\n", s.Games, endings(s.Finished, s.Capped, s.Stalled, maxRounds), s.Ties)
 	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers\n", s.Seconds, s.CPUSeconds, s.Workers)
 	fmt.Fprintf(w, "speed        %.0f games/s, %.0f games per CPU-second\n", s.GamesPerS, s.GamesPerCS)
 	perGame := func(n int64) float64 { return float64(n) / max(1, float64(s.Games)) }

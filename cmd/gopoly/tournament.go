@@ -13,12 +13,14 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/chart"
+	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
 func init() {
@@ -38,23 +40,27 @@ intervals. A name given k times holds k seats; with more names than seats
 each game seats a balanced subset. Game i's seating and seed depend only on
 --seed and i, so the results do not depend on --workers.
 
-With --out DIR: games.jsonl (one line per game), summary.json, and plots of
-the wins per seat and the ratings (winrate.png/.svg, rating.png/.svg).
-Ctrl-C stops and reports the games finished so far.`,
+With --out DIR (new or empty; another process writing it is refused):
+games.jsonl (one line per game), summary.json, and plots of the wins per
+seat and the ratings (winrate.png/.svg, rating.png/.svg). Ctrl-C stops and
+reports the games finished so far (exit 130). A game a bot cannot finish
+(an action the rules refuse: a bug) stops the run too; the games finished
+before it are written and reported, then the error (exit 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := loadRules(rulesPath, maxRounds)
+			rules, err := loadRules(cmd, rulesPath, &maxRounds)
 			if err != nil {
 				return err
 			}
-			var names []string
-			for b := range strings.SplitSeq(bots, ",") {
-				if b = strings.TrimSpace(b); b != "" {
-					names = append(names, b)
-				}
+			names, err := splitBots(bots)
+			if err != nil {
+				return usageErr(fmt.Errorf("tournament: %w", err))
 			}
 			if len(names) == 0 {
 				return usageErr(errors.New("tournament: --bots names the bots, at least two, comma-separated"))
+			}
+			if err := checkWorkers(cmd, workers); err != nil {
+				return err
 			}
 			if players == 0 {
 				players = max(2, min(4, len(names)))
@@ -75,22 +81,24 @@ Ctrl-C stops and reports the games finished so far.`,
 				jf    *os.File
 			)
 			if outDir != "" {
-				if err := os.MkdirAll(outDir, 0o755); err != nil {
-					return usageErr(fmt.Errorf("tournament: --out: %w", err))
+				lock, err := openTournamentDir(outDir)
+				if err != nil {
+					return err
 				}
+				defer lock.Release()
 				if jf, err = os.Create(filepath.Join(outDir, "games.jsonl")); err != nil {
-					return usageErr(fmt.Errorf("tournament: --out: %w", err))
+					return fmt.Errorf("tournament: %w", err)
 				}
 				defer jf.Close() // on the error paths; closed below otherwise
 				jsonl = bufio.NewWriterSize(jf, 1<<16)
 			}
 
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			bar := newProgress(games, "tournament")
 			tally := t.NewTally()
 			cpu0, t0 := cpuTime(), time.Now()
-			err = t.Play(ctx, func(g arena.TournamentGame) error {
+			playErr := t.Play(ctx, func(g arena.TournamentGame) error {
 				if jsonl != nil {
 					line, err := json.Marshal(g)
 					if err != nil {
@@ -107,10 +115,9 @@ Ctrl-C stops and reports the games finished so far.`,
 			if bar != nil {
 				bar.Finish()
 			}
-			interrupted := errors.Is(err, context.Canceled)
-			if err != nil && !interrupted {
-				return err
-			}
+			// Whatever stopped the run, the games finished before it are
+			// written and reported.
+			interrupted := errors.Is(playErr, context.Canceled)
 			if jsonl != nil {
 				if err := jsonl.Flush(); err != nil {
 					return fmt.Errorf("tournament: %w", err)
@@ -120,7 +127,10 @@ Ctrl-C stops and reports the games finished so far.`,
 				}
 			}
 			if tally.Games() == 0 {
-				return errors.New("tournament: interrupted before any game finished")
+				if interrupted {
+					return &exitError{code: 130, err: errors.New("tournament: interrupted before any game finished")}
+				}
+				return playErr
 			}
 			s := tally.Summary(resamples)
 			if outDir != "" {
@@ -129,14 +139,19 @@ Ctrl-C stops and reports the games finished so far.`,
 				}
 			}
 			if asJSON {
-				err = writeJSON(cmd.OutOrStdout(), s.Standings())
+				if err := writeJSON(cmd.OutOrStdout(), s.Standings()); err != nil {
+					return err
+				}
 			} else {
 				printTournament(cmd.OutOrStdout(), t, s, tally, wall, cpu)
 			}
-			if interrupted {
-				fmt.Fprintf(os.Stderr, "gopoly: interrupted: %d of %d games played and reported\n", s.Games, games)
+			switch {
+			case interrupted:
+				return &exitError{code: 130, err: fmt.Errorf("interrupted: %d of %d games played and reported", s.Games, games)}
+			case playErr != nil:
+				return fmt.Errorf("%w\n(the %d games finished before it are reported above)", playErr, s.Games)
 			}
-			return err
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -151,6 +166,43 @@ Ctrl-C stops and reports the games finished so far.`,
 	f.StringVar(&outDir, "out", "", "directory for games.jsonl, summary.json and the plots")
 	f.BoolVar(&asJSON, "json", false, "print the standings as one JSON object")
 	rootCmd.AddCommand(cmd)
+}
+
+// openTournamentDir makes dir, which must be new or empty, and locks it
+// for the tournament: what another command left there (an experiment's
+// summary.json, an earlier tournament's games) is never written over.
+func openTournamentDir(dir string) (*dirlock.Lock, error) {
+	empty := func() error {
+		names, err := dirlock.Entries(dir)
+		if err != nil {
+			return usageErr(fmt.Errorf("tournament: --out: %w", err))
+		}
+		if len(names) > 0 {
+			shown := strings.Join(names[:min(3, len(names))], ", ")
+			if len(names) > 3 {
+				shown += ", ..."
+			}
+			return usageErr(fmt.Errorf("tournament: --out %s is not empty (%s): give a new or empty directory", dir, shown))
+		}
+		return nil
+	}
+	// Checked before the lock is taken, so that a refused directory is
+	// left as it was, and again after, when no other process can fill it.
+	if err := empty(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, usageErr(fmt.Errorf("tournament: --out: %w", err))
+	}
+	lock, err := dirlock.Exclusive(dir)
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("tournament: --out: %w", err))
+	}
+	if err := empty(); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return lock, nil
 }
 
 // writeTournamentFiles writes summary.json and the plots to dir.
@@ -209,7 +261,7 @@ func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary
 		order = fmt.Sprintf("every table order equally often per %d games", s.OrderCycle)
 	}
 	fmt.Fprintf(w, "seating      %d entrants, each in every seat once per %d games; %s\n", len(s.Entrants), s.SeatCycle, order)
-	fmt.Fprintf(w, "games        %d (%d finished, %d at the %d-round limit, %d tied and shared)\n", s.Games, s.Finished, s.Capped, s.MaxRounds, s.Ties)
+	fmt.Fprintf(w, "games        %d (%s, %d tied and shared)\n", s.Games, endings(s.Finished, s.Capped, s.Stalled, s.MaxRounds), s.Ties)
 	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers: %.0f games/s, %.0f games per CPU-second\n",
 		wall, cpu, t.Workers, float64(s.Games)/max(wall, 1e-9), float64(s.Games)/max(cpu, 1e-9))
 	fmt.Fprintf(w, "rounds       mean %.1f, median %.1f; %.0f decisions per game\n", s.RoundsMean, s.RoundsMedian, float64(tally.Decisions())/float64(s.Games))

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,41 +194,60 @@ func TestTournamentCLI(t *testing.T) {
 		}
 	})
 
+	// Ctrl-C stops a tournament as it stops an experiment: the games
+	// finished are written and reported, one line on stderr says so, and
+	// the exit code is 130, with --json or without.
 	t.Run("interrupt", func(t *testing.T) {
-		out := filepath.Join(dir, "int")
-		cmd := gopolyProcess("tournament", "--bots", "baseline,random", "--players", "4", "--games", "100000000", "--workers", "1", "--json", "--out", out, "--bootstrap", "100")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			if st, err := os.Stat(filepath.Join(out, "games.jsonl")); err == nil && st.Size() > 0 {
-				break
+		for _, asJSON := range []bool{true, false} {
+			out := filepath.Join(dir, fmt.Sprintf("int-%v", asJSON))
+			args := []string{"tournament", "--bots", "baseline,random", "--players", "4", "--games", "100000000", "--workers", "1", "--out", out, "--bootstrap", "100"}
+			if asJSON {
+				args = append(args, "--json")
 			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatal("no games written in 30 s")
+			cmd := gopolyProcess(args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
 			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("%v: %s", err, stderr.String())
-		}
-		var res struct {
-			Games int `json:"games"`
-		}
-		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-			t.Fatalf("%v: %s", err, stdout.String())
-		}
-		lines, _ := os.ReadFile(filepath.Join(out, "games.jsonl"))
-		if n := bytes.Count(lines, []byte("\n")); res.Games == 0 || n != res.Games {
-			t.Errorf("%d games reported, %d lines", res.Games, n)
-		}
-		if !strings.Contains(stderr.String(), "interrupted") {
-			t.Errorf("stderr %q", stderr.String())
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if st, err := os.Stat(filepath.Join(out, "games.jsonl")); err == nil && st.Size() > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatal("no games written in 30 s")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			cmd.Process.Signal(os.Interrupt)
+			cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != 130 {
+				t.Errorf("--json %v: exit %d, want 130 (%s)", asJSON, code, stderr.String())
+			}
+			games := 0
+			if asJSON {
+				var res struct {
+					Games int `json:"games"`
+				}
+				if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+					t.Fatalf("%v: %s", err, stdout.String())
+				}
+				games = res.Games
+			} else if m := regexp.MustCompile(`(?m)^games +(\d+) \(`).FindStringSubmatch(stdout.String()); m != nil {
+				games, _ = strconv.Atoi(m[1])
+			} else {
+				t.Fatalf("no standings: %s", stdout.String())
+			}
+			lines, _ := os.ReadFile(filepath.Join(out, "games.jsonl"))
+			if n := bytes.Count(lines, []byte("\n")); games == 0 || n != games {
+				t.Errorf("--json %v: %d games reported, %d lines", asJSON, games, n)
+			}
+			want := fmt.Sprintf("gopoly: interrupted: %d of 100000000 games played and reported\n", games)
+			if stderr.String() != want {
+				t.Errorf("--json %v: stderr %q, want %q", asJSON, stderr.String(), want)
+			}
 		}
 	})
 
