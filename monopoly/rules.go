@@ -273,6 +273,17 @@ func (cfg rulesConfig) overlay(name string, data []byte) (*Rules, error) {
 
 const embeddedName = "rules.yaml (embedded)"
 
+// SetBy returns the file that set the rules key at path ("max_rounds",
+// "board[3].price"), or "" when it keeps the embedded default: a caller
+// with defaults of its own (a command-line flag) yields to a rules file
+// that chose.
+func (r *Rules) SetBy(path string) string {
+	if f := r.config.pos.Of(path, strictyaml.Pos{File: embeddedName}).File; f != embeddedName {
+		return f
+	}
+	return ""
+}
+
 // MarshalJSON writes the rules in their config form, which ParseRules
 // reads back (JSON is YAML).
 func (r *Rules) MarshalJSON() ([]byte, error) { return json.Marshal(r.config) }

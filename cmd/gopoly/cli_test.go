@@ -119,6 +119,34 @@ func TestCLI(t *testing.T) {
 		}
 	})
 
+	// A rules file that sets max_rounds keeps it unless --max-rounds is
+	// given; without either the limit is the flag's default, 500.
+	t.Run("max-rounds", func(t *testing.T) {
+		short := filepath.Join(dir, "short.yaml")
+		if err := os.WriteFile(short, []byte("max_rounds: 3\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			args   []string
+			rounds float64
+		}{{[]string{"--rules", short}, 3}, {[]string{"--rules", short, "--max-rounds", "6"}, 6}, {nil, 0}} {
+			out, stderr, code := cliRun(t, append([]string{"sim", "--games", "8", "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+			}
+			var res struct {
+				Capped     int     `json:"capped"`
+				RoundsMean float64 `json:"rounds_mean"`
+			}
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatal(err)
+			}
+			if capped := res.Capped == 8 && res.RoundsMean == tc.rounds; capped != (tc.rounds > 0) {
+				t.Errorf("%v: %d of 8 games capped, mean %.1f rounds; want a limit of %v rounds", tc.args, res.Capped, res.RoundsMean, tc.rounds)
+			}
+		}
+	})
+
 	t.Run("play-personalities", func(t *testing.T) {
 		bots := "shark,professor,hustler,turtle"
 		out, stderr, code := cliRun(t, "play", "--seed", "5", "--bots", bots, "--max-rounds", "40")

@@ -19,7 +19,8 @@ import (
 )
 
 // loadRules reads --rules (empty: the defaults) and applies the round
-// limit maxRounds points to, if any (0: none). Problems in the file, and a
+// limit maxRounds points to, if any (0: none), unless the file sets
+// max_rounds and --max-rounds was not given. Problems in the file, and a
 // negative limit, are bad input (exit 2); cmd names the command in
 // messages.
 func loadRules(cmd *cobra.Command, path string, maxRounds *int) (*monopoly.Rules, error) {
@@ -35,6 +36,9 @@ func loadRules(cmd *cobra.Command, path string, maxRounds *int) (*monopoly.Rules
 		if r, err = monopoly.ParseRules(path, data); err != nil {
 			return nil, usageErr(err)
 		}
+	}
+	if maxRounds != nil && r.SetBy("max_rounds") != "" && !cmd.Flags().Changed("max-rounds") {
+		return r, nil
 	}
 	if maxRounds != nil && *maxRounds != r.MaxRounds {
 		var err error
