@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -28,7 +29,8 @@ func BaselineParams() agent.Params {
 // reserve, bids up to a value, builds evenly on its monopolies, raises
 // cash by mortgaging outside its monopolies before selling buildings,
 // lifts mortgages when rich, trades to complete colour groups at a fair
-// price, and leaves jail early in the game but stays late.
+// price, never one that trade.Fair refuses, and leaves jail early in the
+// game but stays late.
 type Baseline struct {
 	P          agent.Params
 	triedTurn  int     // the turn in which it last looked for a trade
@@ -146,17 +148,8 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	case monopoly.DecisionBid:
 		a.Kind = monopoly.ActDropOut
-		price := v.Rules().Squares[d.Square].Price
-		value := float64(price)
-		switch {
-		case Completes(v, me, d.Square):
-			value *= b.P.BidCompletes
-		case Strategic(v, me, d.Square):
-			value *= b.P.BidBlocks
-		}
-		limit := min(int(value), v.Cash(me)-b.P.CompleteReserve)
-		if d.Amount < limit {
-			step := max(1, price/10)
+		if limit := b.BidLimit(v, me, d.Square); d.Amount < limit {
+			step := max(1, v.Rules().Squares[d.Square].Price/10)
 			a.Kind, a.Arg = monopoly.ActBid, min(limit, d.Amount+step)
 		}
 	case monopoly.DecisionTradeResponse:
@@ -164,7 +157,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		if v.Rules().DealProtocol == monopoly.DealsSealed {
 			// It cannot see the cash: it names the least it takes for
 			// what changes hands, or the most it pays (keeping a reserve).
-			floor := -b.assetGain(v, me, o)
+			floor := b.leastCash(v, me, o)
 			if floor < 0 {
 				floor = -min(-floor, max(0, v.Cash(me)-b.P.CompleteReserve))
 			}
@@ -172,7 +165,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			break
 		}
 		a.Kind = monopoly.ActRejectTrade
-		if b.tradeGain(v, me, o) >= 0 {
+		if b.tradeGain(v, me, o) >= 0 && trade.Fair(v, me, o) {
 			a.Kind = monopoly.ActAcceptTrade
 		} else if c, ok := b.counter(v, me, o); ok {
 			return c
@@ -186,6 +179,20 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	}
 	return a
+}
+
+// BidLimit is the most it bids for sq at auction: its price, more for a
+// street that completes one of its colour groups or stops another player
+// completing one, keeping CompleteReserve.
+func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
+	value := float64(v.Rules().Squares[sq].Price)
+	switch {
+	case Completes(v, me, sq):
+		value *= b.P.BidCompletes
+	case Strategic(v, me, sq):
+		value *= b.P.BidBlocks
+	}
+	return min(int(value), v.Cash(me)-b.P.CompleteReserve)
 }
 
 func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action {
@@ -352,6 +359,9 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 				continue
 			}
 			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(pay)}
+			if !trade.Fair(v, me, o) {
+				continue // what it gives is worth far more than what it gets
+			}
 			b.pending = o
 			return o, true
 		}
@@ -361,6 +371,9 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			continue
 		}
 		o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
+		if !trade.Fair(v, me, o) {
+			continue
+		}
 		b.pending = o
 		return o, true
 	}
@@ -384,7 +397,7 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 	if v.Rules().CounterOffers == 0 {
 		return monopoly.Action{}, false
 	}
-	net := -b.assetGain(v, me, o) // the cash it must receive on balance
+	net := b.leastCash(v, me, o) // the cash it must receive on balance
 	if net < 0 && v.Cash(me)+net < b.P.CompleteReserve {
 		return monopoly.Action{}, false
 	}
@@ -392,6 +405,13 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 		GiveCards: o.GetCards, GetCards: o.GiveCards, GetCash: int64(max(0, net)), GiveCash: int64(max(0, -net))}
 	a := monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &b.offer}
 	return a, v.Check(a) == nil
+}
+
+// leastCash is the net cash it takes for the properties and cards of o
+// (negative: the most it pays): what they are worth to it, and never
+// less than trade.Fair allows.
+func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int {
+	return max(-b.assetGain(v, me, o), int(math.Ceil(trade.FairFloor(v, me, o))))
 }
 
 // assetGain is tradeGain without the cash: what the properties and cards
@@ -422,18 +442,20 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 			gain -= groupBonus(r, sq)
 		}
 	}
-	gain += 50 * (bits.OnesCount8(o.GiveCards) - bits.OnesCount8(o.GetCards))
+	gain += trade.JailCardValue * (bits.OnesCount8(o.GiveCards) - bits.OnesCount8(o.GetCards))
 	return gain
 }
 
-// ownership fingerprints who owns what: all a trade search depends on
-// besides cash and time. (Buildings would block a trade, but there are
-// none in a group split between two players.)
+// ownership fingerprints who owns what, and what is mortgaged (which
+// moves trade.Fair): all a trade search depends on besides cash and time.
+// (Buildings would block a trade, but there are none in a group split
+// between two players.)
 func ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
 		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
 	}
+	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	return h | 1 // never 0, which means "no search recorded"
 }
 

@@ -2,6 +2,7 @@ package bots_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
@@ -109,6 +110,12 @@ func tradePosition(t *testing.T, doc string) *monopoly.Game {
 // g that it returns with the offer pending.
 func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) (monopoly.Action, *monopoly.Game) {
 	t.Helper()
+	return answerWith(t, g, o, bots.BaselineParams())
+}
+
+// answerWith is answer by a baseline with parameters p.
+func answerWith(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer, p agent.Params) (monopoly.Action, *monopoly.Game) {
+	t.Helper()
 	g = g.Clone()
 	// Seat 0 is to move: pass to seat 1 so that it can propose.
 	if err := g.Apply(monopoly.Action{Kind: monopoly.ActContinue, Player: 0}); err != nil {
@@ -134,7 +141,7 @@ func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) (monopoly.Act
 	if d.Kind != monopoly.DecisionTradeResponse || d.Player != 0 {
 		t.Fatalf("pending %+v", d)
 	}
-	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d), g
+	return bots.NewBaseline(p).Decide(g.View(0), d), g
 }
 
 func TestBaselineRefusesLopsidedTrades(t *testing.T) {
@@ -213,6 +220,109 @@ func TestBaselineCounterOffers(t *testing.T) {
 	}
 	if a, _ := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: 1 << ny}); a.Kind != monopoly.ActAcceptTrade {
 		t.Fatalf("a fair offer answered with %s", a.Kind)
+	}
+}
+
+// railPosition is a 3-player game where seat 0 holds the four railroads.
+func railPosition(t *testing.T, doc string) *monopoly.Game {
+	t.Helper()
+	var props []monopolytest.Owned
+	for _, n := range []string{"Reading Railroad", "Pennsylvania Railroad", "B&O Railroad", "Short Line Railroad"} {
+		props = append(props, monopolytest.Owned{Name: n, Owner: 0})
+	}
+	return monopolytest.Position(t, monopolytest.Rules(t, doc), 0, []int{1500, 1500, 1500}, props...)
+}
+
+// The baseline's own valuation prices a railroad at its printed price,
+// blind to the set it breaks up; trade.Fair is not. Selling one of its
+// four railroads for a little more than its price would lose a third of
+// the set's worth, and it refuses, while a price that pays for most of
+// the loss is taken. Sealed, it names at least such a price; offered too
+// little where counter-offers are allowed, it counters with one.
+func TestBaselineNoRailroadGift(t *testing.T) {
+	r := railPosition(t, "").Rules()
+	reading := uint64(1) << monopolytest.Square(t, r, "Reading Railroad")
+	judge := func(g *monopoly.Game, o monopoly.TradeOffer) bool {
+		o.From = 1
+		_, bad := monopolytest.Lopsided(g, 0, o)
+		return bad
+	}
+	for _, c := range []struct {
+		cash int64
+		want monopoly.ActionKind
+	}{{210, monopoly.ActRejectTrade}, {300, monopoly.ActAcceptTrade}} {
+		o := monopoly.TradeOffer{To: 0, GiveCash: c.cash, GetSquares: reading}
+		a, g := answer(t, railPosition(t, ""), o)
+		if a.Kind != c.want {
+			t.Errorf("$%d for Reading Railroad: %s, want %s", c.cash, a.Kind, c.want)
+		}
+		if lopsided := judge(g, o); lopsided != (c.want == monopoly.ActRejectTrade) {
+			t.Errorf("$%d for Reading Railroad: the judge finds it lopsided: %v; the test position is wrong", c.cash, lopsided)
+		}
+	}
+
+	a, g := answer(t, railPosition(t, "deal_protocol: sealed"), monopoly.TradeOffer{To: 0, GiveCash: 1, GetSquares: reading})
+	if o := (monopoly.TradeOffer{To: 0, GiveCash: int64(a.Arg), GetSquares: reading}); a.Kind != monopoly.ActAcceptTrade || judge(g, o) {
+		t.Errorf("sealed: answered %s with limit $%d", a.Kind, a.Arg)
+	}
+
+	a, g = answer(t, railPosition(t, "counter_offers: 1"), monopoly.TradeOffer{To: 0, GiveCash: 100, GetSquares: reading})
+	if a.Kind != monopoly.ActCounterTrade {
+		t.Fatalf("$100 with counter-offers: answered %s", a.Kind)
+	}
+	if c := *a.Offer; c.GiveSquares != reading || c.GetCash <= 210 || judge(g, monopoly.TradeOffer{To: 0, GiveCash: c.GetCash, GetSquares: reading}) {
+		t.Errorf("counters with %s", r.DescribeOffer(c, nil))
+	}
+}
+
+// The baseline offers swaps that complete a group on each side, balanced
+// with cash when what it gets is worth more; when what it gives is worth
+// far more (Boardwalk, completing its partner's dark blues, for
+// Mediterranean Avenue, completing its own browns) it offers cash for
+// the street instead.
+func TestBaselineNoLopsidedSwap(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	g := monopolytest.Position(t, r, 0, []int{1500, 1500, 1500},
+		monopolytest.Owned{Name: "Baltic Avenue", Owner: 0}, monopolytest.Owned{Name: "Boardwalk", Owner: 0},
+		monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 1}, monopolytest.Owned{Name: "Park Place", Owner: 1})
+	a := bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), g.Pending())
+	if a.Kind != monopoly.ActProposeTrade {
+		t.Fatalf("answered %s, want a proposal", a.Kind)
+	}
+	var j monopolytest.Judge
+	j.Check(t, g, a, "baseline")
+	if boardwalk := uint64(1) << monopolytest.Square(t, r, "Boardwalk"); a.Offer.GiveSquares&boardwalk != 0 {
+		t.Errorf("proposes %s", r.DescribeOffer(*a.Offer, nil))
+	}
+}
+
+// Every trade the baseline and the cautious player propose, counter or
+// accept in games among themselves, under each protocol, loses at most
+// mildly by the neutral valuation.
+func TestBaselineNoLopsidedGiftsInPlay(t *testing.T) {
+	var j monopolytest.Judge
+	for _, doc := range []string{"max_rounds: 500", "max_rounds: 500\ndeal_protocol: sealed", "max_rounds: 500\ncounter_offers: 5"} {
+		r := monopolytest.Rules(t, doc)
+		for i := range 150 {
+			seed := arena.GameSeed(17, i)
+			names := []string{"baseline", "cautious", "baseline", "cautious"}
+			g := monopoly.New(r, 4, seed)
+			agents := make([]agent.Agent, 4)
+			for s := range 4 {
+				agents[s], _ = agent.New(names[(s+i)%4], s, arena.SeatSeed(seed, s))
+			}
+			for !g.Over() {
+				d := g.Pending()
+				a := agents[d.Player].Decide(g.View(d.Player), d)
+				j.Check(t, g, a, fmt.Sprintf("%s (%q), game %d", names[(d.Player+i)%4], doc, i))
+				if err := g.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if j.Proposed < 1000 || j.Accepted < 500 {
+		t.Fatalf("%d proposals, %d acceptances: too few to judge", j.Proposed, j.Accepted)
 	}
 }
 

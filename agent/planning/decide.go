@@ -3,7 +3,6 @@ package planning
 import (
 	"math/bits"
 
-	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -80,7 +79,7 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		price := v.Rules().Squares[d.Square].Price
 		room := v.Cash(me) - pl.P.CashReserve
 		cs := pl.cands[:0]
-		for i, l := range [...]int{max(0, baselineLimit(v, d, &pl.P)), 0, price / 2, price, price * 3 / 2, price * 2} {
+		for i, l := range [...]int{max(0, pl.base.BidLimit(v, me, d.Square)), 0, price / 2, price, price * 3 / 2, price * 2} {
 			switch {
 			case i == 0:
 			case l == 0: // dropping out, unless the default does
@@ -99,19 +98,6 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		pl.bidLimit = cs[pl.pick(v, cs)].limit
 	}
 	return bidUpTo(v, d, pl.bidLimit)
-}
-
-// baselineLimit is the most the baseline bids for the square on offer.
-func baselineLimit(v monopoly.View, d monopoly.Decision, p *agent.Params) int {
-	me := d.Player
-	value := float64(v.Rules().Squares[d.Square].Price)
-	switch {
-	case bots.Completes(v, me, d.Square):
-		value *= p.BidCompletes
-	case bots.Strategic(v, me, d.Square):
-		value *= p.BidBlocks
-	}
-	return min(int(value), v.Cash(me)-p.CompleteReserve)
 }
 
 func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Action {

@@ -3,6 +3,7 @@ package monopolytest
 import (
 	"math"
 	"math/bits"
+	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -98,4 +99,35 @@ func MildLoss(scale int) int { return int(0.5 * math.Max(float64(scale), 150)) }
 func Lopsided(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain int, lopsided bool) {
 	gain, scale := NeutralGain(g, me, o)
 	return gain, gain < -MildLoss(scale)
+}
+
+// Judge checks the trades players make as they make them.
+type Judge struct {
+	Proposed, Accepted int // trades judged: proposals and counter-offers, acceptances
+}
+
+// Check judges action a, about to be applied to g by its player: a trade
+// proposed, countered or accepted must not be Lopsided for that player,
+// or tb fails naming who. A sealed acceptance is judged at the limit it
+// names, the worst price at which the deal can settle for it.
+func (j *Judge) Check(tb testing.TB, g *monopoly.Game, a monopoly.Action, who string) {
+	tb.Helper()
+	var o monopoly.TradeOffer
+	switch a.Kind {
+	case monopoly.ActProposeTrade, monopoly.ActCounterTrade:
+		j.Proposed++
+		o = *a.Offer
+		o.From = int8(a.Player)
+	case monopoly.ActAcceptTrade:
+		j.Accepted++
+		o = g.PendingOffer()
+		if g.Rules().DealProtocol == monopoly.DealsSealed {
+			o.GiveCash, o.GetCash = int64(max(a.Arg, 0)), int64(max(-a.Arg, 0))
+		}
+	default:
+		return
+	}
+	if gain, bad := Lopsided(g, a.Player, o); bad {
+		tb.Errorf("%s: %s %s, neutral gain %d", who, a.Kind, g.Rules().DescribeOffer(o, nil), gain)
+	}
 }
