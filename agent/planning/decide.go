@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -112,11 +113,13 @@ func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Act
 	return pl.choose(v, cs)
 }
 
-// decideTrade answers an offer. Under sealed deals the proposer's limit
-// is hidden (a fork sets it to 0), so no rollout can settle the deal: it
-// answers from its valuation alone, as the baseline does, with the least
-// it takes for what changes hands (the printed prices, and the value of a
-// colour group completed either way).
+// decideTrade answers an offer by rollouts, accepting only what
+// trade.Fair allows (as the default, the baseline's answer, does). Under
+// sealed deals the proposer's limit is hidden (a fork sets it to 0), so
+// no rollout can settle the deal: it answers from its valuation alone, as
+// the baseline does, with the least it takes for what changes hands (the
+// printed prices, and the value of a colour group completed either way,
+// never less than trade.Fair allows).
 func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	if v.Rules().DealProtocol == monopoly.DealsSealed {
@@ -124,7 +127,9 @@ func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Ac
 	}
 	cs := pl.withDefault(v, d)
 	cs = alternative(cs, act(monopoly.ActRejectTrade, me, 0))
-	cs = alternative(cs, act(monopoly.ActAcceptTrade, me, 0))
+	if trade.Fair(v, me, v.PendingOffer()) {
+		cs = alternative(cs, act(monopoly.ActAcceptTrade, me, 0))
+	}
 	return pl.choose(v, cs)
 }
 
