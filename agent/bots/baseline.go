@@ -31,6 +31,14 @@ func BaselineParams() agent.Params {
 // lifts mortgages when rich, trades to complete colour groups at a fair
 // price, never one that trade.Fair refuses, and leaves jail early in the
 // game but stays late.
+//
+// Of the valuation knobs it reads ValuationBias (property is worth
+// 1+ValuationBias times its price: in what it bids, in what it takes or
+// pays in a trade, and in buying, where the surplus of worth over price
+// stands in for part of its reserve), StretchBudget (a multiple of what
+// completing one of its colour groups is worth to it, at auction and in a
+// trade) and PropertyWeight (property against cash in a trade). A
+// StretchBudget or PropertyWeight of 0 counts as 1.
 type Baseline struct {
 	P          agent.Params
 	triedTurn  int     // the turn in which it last looked for a trade
@@ -142,7 +150,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	case monopoly.DecisionBuy:
 		a.Kind = monopoly.ActDecline
-		left := v.Cash(me) - d.Amount
+		left := v.Cash(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
 		if left >= b.P.CashReserve || (left >= b.P.CompleteReserve && Strategic(v, me, d.Square)) {
 			a.Kind = monopoly.ActBuy
 		}
@@ -181,18 +189,29 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	return a
 }
 
-// BidLimit is the most it bids for sq at auction: its price, more for a
+// BidLimit is the most it bids for sq at auction: its worth, more for a
 // street that completes one of its colour groups or stops another player
 // completing one, keeping CompleteReserve.
 func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
-	value := float64(v.Rules().Squares[sq].Price)
+	value := float64(v.Rules().Squares[sq].Price) * (1 + b.P.ValuationBias)
 	switch {
 	case Completes(v, me, sq):
-		value *= b.P.BidCompletes
+		value *= b.P.BidCompletes * b.stretch()
 	case Strategic(v, me, sq):
 		value *= b.P.BidBlocks
 	}
 	return min(int(value), v.Cash(me)-b.P.CompleteReserve)
+}
+
+// stretch and weight are StretchBudget and PropertyWeight, 0 counting as 1.
+func (b *Baseline) stretch() float64 { return orOne(b.P.StretchBudget) }
+func (b *Baseline) weight() float64  { return orOne(b.P.PropertyWeight) }
+
+func orOne(x float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	return x
 }
 
 func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action {
@@ -415,15 +434,20 @@ func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int
 }
 
 // assetGain is tradeGain without the cash: what the properties and cards
-// that change hands are worth to me.
+// that change hands are worth to me, property at 1+ValuationBias times
+// its price weighed by PropertyWeight, and a colour group completed
+// either way at its prices (times StretchBudget for its own) and the same
+// bias.
 func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int {
 	r := v.Rules()
-	gain := 0
-	worth := func(sq int) int {
+	bias := 1 + b.P.ValuationBias
+	prop, own := bias*b.weight(), bias*b.stretch()
+	gain := 0.0
+	worth := func(sq int) float64 {
 		if v.Mortgaged(sq) {
-			return r.Squares[sq].Price - r.UnmortgageCost(sq) - r.TransferFee(sq)
+			return float64(r.Squares[sq].Price-r.UnmortgageCost(sq)-r.TransferFee(sq)) * prop
 		}
-		return r.Squares[sq].Price
+		return float64(r.Squares[sq].Price) * prop
 	}
 	after := v.OwnedMask(me)&^o.GetSquares | o.GiveSquares
 	from := int(o.From)
@@ -432,18 +456,18 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 		sq := bits.TrailingZeros64(m)
 		gain += worth(sq)
 		if gm := r.GroupMask(sq); r.Squares[sq].Kind == monopoly.KindStreet && after&gm == gm && v.OwnedMask(me)&gm != gm {
-			gain += groupBonus(r, sq)
+			gain += float64(groupBonus(r, sq)) * own
 		}
 	}
 	for m := o.GetSquares; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		gain -= worth(sq)
 		if gm := r.GroupMask(sq); r.Squares[sq].Kind == monopoly.KindStreet && theirs&gm == gm {
-			gain -= groupBonus(r, sq)
+			gain -= float64(groupBonus(r, sq)) * bias
 		}
 	}
-	gain += trade.JailCardValue * (bits.OnesCount8(o.GiveCards) - bits.OnesCount8(o.GetCards))
-	return gain
+	gain += trade.JailCardValue * float64(bits.OnesCount8(o.GiveCards)-bits.OnesCount8(o.GetCards))
+	return int(math.Round(gain))
 }
 
 // ownership fingerprints who owns what, and what is mortgaged (which

@@ -326,6 +326,126 @@ func TestBaselineNoLopsidedGiftsInPlay(t *testing.T) {
 	}
 }
 
+// redPosition is a 3-player game, seat 0 with cash and the given streets,
+// the other seats with $1,500, seat 0 to move.
+func redPosition(t *testing.T, cash int, props ...monopolytest.Owned) *monopoly.Game {
+	t.Helper()
+	return monopolytest.Position(t, monopolytest.Rules(t, ""), 0, []int{cash, 1500, 1500}, props...)
+}
+
+// with returns the baseline's parameters changed by set.
+func with(set func(*agent.Params)) agent.Params {
+	p := bots.BaselineParams()
+	set(&p)
+	return p
+}
+
+// decide has a baseline with parameters p answer decision d of seat 0.
+func decide(g *monopoly.Game, p agent.Params, d monopoly.Decision) monopoly.ActionKind {
+	return bots.NewBaseline(p).Decide(g.View(0), d).Kind
+}
+
+// Knob tests: each knob moves the baseline's answer in the direction
+// its documentation gives, from the default's answer on the same
+// position.
+
+// valuation_bias: valued above its price, a street is worth more at
+// auction, in a trade, and when buying (down to less reserve); below its
+// price, less.
+func TestBaselineValuationBias(t *testing.T) {
+	bias := func(x float64) agent.Params { return with(func(p *agent.Params) { p.ValuationBias = x }) }
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0})
+	r := g.Rules()
+	atlantic := monopolytest.Square(t, r, "Atlantic Avenue") // $260, nobody's group
+	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: atlantic, Amount: 270}
+	if got := decide(g, bias(0), bid); got != monopoly.ActDropOut {
+		t.Errorf("unbiased, at $270 for a $260 street: %s", got)
+	}
+	if got := decide(g, bias(0.2), bid); got != monopoly.ActBid {
+		t.Errorf("biased +0.2, at $270 for a $260 street: %s", got)
+	}
+
+	for _, c := range []struct {
+		cash int
+		bias float64
+		want monopoly.ActionKind
+	}{
+		{310, 0, monopoly.ActDecline}, // $50 left, under the $60 reserve
+		{310, 0.2, monopoly.ActBuy},   // a street worth $312
+		{400, 0, monopoly.ActBuy},     // $140 left
+		{400, -0.5, monopoly.ActDecline},
+	} {
+		g := redPosition(t, c.cash)
+		buy := monopoly.Decision{Kind: monopoly.DecisionBuy, Player: 0, Square: atlantic, Amount: 260}
+		if got := decide(g, bias(c.bias), buy); got != c.want {
+			t.Errorf("bias %v, buying a $260 street with $%d: %s, want %s", c.bias, c.cash, got, c.want)
+		}
+	}
+
+	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
+	offer := monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}
+	if a, _ := answerWith(t, g, offer, bias(0)); a.Kind != monopoly.ActAcceptTrade {
+		t.Errorf("unbiased, $260 for its $240 street: %s", a.Kind)
+	}
+	if a, _ := answerWith(t, g, offer, bias(0.2)); a.Kind != monopoly.ActRejectTrade {
+		t.Errorf("biased +0.2, $260 for its $240 street: %s", a.Kind)
+	}
+}
+
+// stretch_budget: a larger one pays more to complete a group, at auction
+// and in a trade.
+func TestBaselineStretchBudget(t *testing.T) {
+	stretch := func(x float64) agent.Params { return with(func(p *agent.Params) { p.StretchBudget = x }) }
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0},
+		monopolytest.Owned{Name: "Illinois Avenue", Owner: 1})
+	r := g.Rules()
+	// An auction for the last red ($240): the default bids up to 1.6 times
+	// its price, $384.
+	g2 := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0})
+	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: monopolytest.Square(t, r, "Illinois Avenue"), Amount: 400}
+	if got := decide(g2, stretch(1), bid); got != monopoly.ActDropOut {
+		t.Errorf("stretch 1, at $400 for the last red: %s", got)
+	}
+	if got := decide(g2, stretch(1.5), bid); got != monopoly.ActBid {
+		t.Errorf("stretch 1.5, at $400 for the last red: %s", got)
+	}
+	// Bought in a trade: the street and the group ($240 + $680) are worth
+	// $920 to the default.
+	offer := monopoly.TradeOffer{To: 0, GiveSquares: 1 << monopolytest.Square(t, r, "Illinois Avenue"), GetCash: 1000}
+	if a, _ := answerWith(t, g, offer, stretch(1)); a.Kind != monopoly.ActRejectTrade {
+		t.Errorf("stretch 1, the last red for $1,000: %s", a.Kind)
+	}
+	if a, _ := answerWith(t, g, offer, stretch(1.5)); a.Kind != monopoly.ActAcceptTrade {
+		t.Errorf("stretch 1.5, the last red for $1,000: %s", a.Kind)
+	}
+}
+
+// property_weight: weighed against cash, property counts for more with a
+// larger weight (it sells dearer) and for less with a smaller one (it
+// buys cheaper).
+func TestBaselinePropertyWeight(t *testing.T) {
+	weight := func(x float64) agent.Params { return with(func(p *agent.Params) { p.PropertyWeight = x }) }
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0}, monopolytest.Owned{Name: "Atlantic Avenue", Owner: 1})
+	r := g.Rules()
+	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
+	atlantic := uint64(1) << monopolytest.Square(t, r, "Atlantic Avenue")
+	for _, c := range []struct {
+		name   string
+		o      monopoly.TradeOffer
+		weight float64
+		want   monopoly.ActionKind
+	}{
+		{"selling its $240 street for $260", monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}, 1, monopoly.ActAcceptTrade},
+		{"selling its $240 street for $260", monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}, 1.5, monopoly.ActRejectTrade},
+		{"buying a $260 street for $240", monopoly.TradeOffer{To: 0, GetCash: 240, GiveSquares: atlantic}, 1, monopoly.ActAcceptTrade},
+		{"buying a $260 street for $240", monopoly.TradeOffer{To: 0, GetCash: 240, GiveSquares: atlantic}, 0.5, monopoly.ActRejectTrade},
+	} {
+		if a, _ := answerWith(t, g, c.o, weight(c.weight)); a.Kind != c.want {
+			t.Errorf("weight %v, %s: %s, want %s", c.weight, c.name, a.Kind, c.want)
+		}
+	}
+}
+
 // The registry makes every bot it lists.
 func TestRegistry(t *testing.T) {
 	for _, n := range agent.Names() {
