@@ -25,6 +25,12 @@ func BaselineParams() agent.Params {
 	}
 }
 
+// BaselineKnobs are the parameters the baseline reads, by YAML name.
+func BaselineKnobs() []string {
+	return []string{"cash_reserve", "complete_reserve", "build_reserve", "trade_reserve", "bid_completes", "bid_blocks",
+		"stretch_budget", "valuation_bias", "property_weight", "jail_leave_unowned", "rich_factor", "retry_turns"}
+}
+
 // Baseline is a sound, fast rule-based player: it buys while it keeps a
 // reserve, bids up to a value, builds evenly on its monopolies, raises
 // cash by mortgaging outside its monopolies before selling buildings,

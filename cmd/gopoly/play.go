@@ -74,6 +74,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 			if err := params.Check(players); err != nil {
 				return usageErr(err)
 			}
+			warnUnread(cmd.ErrOrStderr(), params, seats)
 			st, err := playGame(rules, seats, params, seed, thoughts, log)
 			if err != nil {
 				return err

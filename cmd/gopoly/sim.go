@@ -43,6 +43,11 @@ from --seed and i, so the results do not depend on --workers.`,
 			if err := c.Validate(); err != nil {
 				return usageErr(err)
 			}
+			seated := make([]string, players)
+			for i := range seated {
+				seated[i] = c.SeatBot(i)
+			}
+			warnUnread(cmd.ErrOrStderr(), params, seated)
 			if c.Workers <= 0 {
 				c.Workers = runtime.GOMAXPROCS(0)
 			}
