@@ -86,12 +86,21 @@ func (b *Baseline) idleAt(v monopoly.View, owned uint64, cash int) bool {
 
 // noTrade records why a trade search found nothing, so that it is not run
 // again until it may succeed: properties change hands (key), its cash
-// reaches the least an offer needed (cash), or a rejected offer may be
-// made again (turn).
+// reaches the least an offer needed (cash), a rejected offer may be made
+// again (turn), or, when trade.Fair refused an offer, mortgages change
+// (which move its judgement).
 type noTrade struct {
-	key  uint64 // ownership fingerprint; 0: no search recorded
-	cash int
-	turn int
+	key       uint64 // ownership fingerprint; 0: no search recorded
+	cash      int
+	turn      int
+	unfair    bool   // trade.Fair refused an offer
+	mortgaged uint64 // the mortgages then
+}
+
+// stale reports whether a search may now find what the recorded one did
+// not, in the position of v with cash and ownership fingerprint key.
+func (nt *noTrade) stale(v monopoly.View, key uint64, cash int) bool {
+	return key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn || nt.unfair && v.MortgagedMask() != nt.mortgaged
 }
 
 // groupsHeld sorts a player's colour groups into those it owns whole and
@@ -229,7 +238,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() && v.ProposalsLeft(me) > 0 {
 		b.triedTurn = v.Turn()
 		nt := &b.noTrade
-		if key := ownership(v); key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn {
+		if key := ownership(v); nt.stale(v, key, cash) {
 			if o, ok := b.findTrade(v, me); ok {
 				b.offer = o
 				nt.key = 0
@@ -238,7 +247,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 				}
 				b.pending = monopoly.TradeOffer{}
 			}
-			nt.key = key
+			nt.key, nt.mortgaged = key, v.MortgagedMask()
 		}
 	}
 	// Remember how the last proposal went: a rejected offer is not made
@@ -356,7 +365,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 	owned := v.OwnedMask(me)
 	cash := v.Cash(me)
 	b.groups.update(r, owned)
-	b.noTrade.cash, b.noTrade.turn = math.MaxInt, math.MaxInt
+	b.noTrade.cash, b.noTrade.turn, b.noTrade.unfair = math.MaxInt, math.MaxInt, false
 	for gm := b.groups.near; gm != 0; gm &= gm - 1 {
 		g := &r.Groups[bits.TrailingZeros16(gm)]
 		mask := g.Mask
@@ -385,7 +394,8 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			}
 			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(pay)}
 			if !trade.Fair(v, me, o) {
-				continue // what it gives is worth far more than what it gets
+				b.noTrade.unfair = true // what it gives is worth far more than what it gets
+				continue
 			}
 			b.pending = o
 			return o, true
@@ -397,6 +407,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 		}
 		o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
 		if !trade.Fair(v, me, o) {
+			b.noTrade.unfair = true
 			continue
 		}
 		b.pending = o
@@ -476,16 +487,15 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 	return int(math.Round(gain))
 }
 
-// ownership fingerprints who owns what, and what is mortgaged (which
-// moves trade.Fair): all a trade search depends on besides cash and time.
-// (Buildings would block a trade, but there are none in a group split
-// between two players.)
+// ownership fingerprints who owns what: all a trade search depends on
+// besides cash, time and (through trade.Fair) mortgages. (Buildings would
+// block a trade, but there are none in a group split between two
+// players.)
 func ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
 		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
 	}
-	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	return h | 1 // never 0, which means "no search recorded"
 }
 
