@@ -166,7 +166,9 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	case monopoly.DecisionBuy:
 		a.Kind = monopoly.ActDecline
 		left := v.Cash(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
-		if left >= b.P.CashReserve || (left >= b.P.CompleteReserve && Strategic(v, me, d.Square)) {
+		switch {
+		case v.Cash(me) < d.Amount: // worth it or not, the price is paid in cash
+		case left >= b.P.CashReserve || left >= b.P.CompleteReserve && Strategic(v, me, d.Square):
 			a.Kind = monopoly.ActBuy
 		}
 	case monopoly.DecisionBid:

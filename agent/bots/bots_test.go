@@ -374,6 +374,7 @@ func TestBaselineValuationBias(t *testing.T) {
 		{310, 0.2, monopoly.ActBuy},   // a street worth $312
 		{400, 0, monopoly.ActBuy},     // $140 left
 		{400, -0.5, monopoly.ActDecline},
+		{250, 2, monopoly.ActDecline}, // worth $780, but it cannot pay
 	} {
 		g := redPosition(t, c.cash)
 		buy := monopoly.Decision{Kind: monopoly.DecisionBuy, Player: 0, Square: atlantic, Amount: 260}

@@ -25,8 +25,9 @@
 // (for cash, or for a property it has no use for and cash), and selling
 // a street that completes an opponent's group. Each offer is priced by
 // asking a baseline in a copy of the position for the least cash it
-// takes (or the most it pays). It builds only at the end of its turn,
-// and answers everything else as the baseline.
+// takes (or the most it pays). No offer it makes, sale it plays out or
+// offer it accepts fails trade.Fair. It builds only at the end of its
+// turn, and answers everything else as the baseline.
 package planning
 
 import (
