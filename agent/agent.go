@@ -6,6 +6,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,6 +32,9 @@ type Bot struct {
 	Name     string
 	Doc      string // one line, for help texts
 	Defaults Params // its parameters unless a seat overrides them
+	// Reads names, by YAML name (ParamNames), the knobs its players read:
+	// overriding another changes nothing (Unread). Nil: not declared.
+	Reads []string
 	// Make makes the bot for one seat of one game with parameters p. seed
 	// is derived from the game's seed and the seat, so a bot that draws
 	// random numbers is deterministic given the game.
@@ -39,14 +43,33 @@ type Bot struct {
 
 var registry = map[string]Bot{}
 
-// Register makes a bot available by name. It panics on a duplicate name:
-// registration happens at init.
+// Register makes a bot available by name. It panics on a duplicate name
+// or an unknown knob in Reads: registration happens at init.
 func Register(b Bot) {
 	if _, dup := registry[b.Name]; dup {
 		panic("agent: duplicate bot " + b.Name)
 	}
+	for _, k := range b.Reads {
+		if !slices.Contains(ParamNames(), k) {
+			panic("agent: bot " + b.Name + " reads unknown parameter " + k)
+		}
+	}
 	registry[b.Name] = b
 }
+
+// Unread returns the knobs s sets that b does not read, by YAML name;
+// none when b does not declare what it reads.
+func (b Bot) Unread(s ParamSpec) []string {
+	var names []string
+	for _, n := range s.Names() {
+		if !b.reads(n) && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func (b Bot) reads(knob string) bool { return b.Reads == nil || slices.Contains(b.Reads, knob) }
 
 // Lookup returns the named bot.
 func Lookup(name string) (Bot, error) {

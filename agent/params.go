@@ -20,7 +20,8 @@ import (
 
 // Params tune the rule-based and planning players: the knobs of 000's
 // ai.model_parameters and baseline heuristics. Every bot starts from its
-// own defaults and reads the knobs it uses; the others are ignored.
+// own defaults and reads the knobs it uses (Bot.Reads); the others are
+// ignored, and SeatParams.Unread reports overrides of them.
 //
 // The range tag of each knob is the values it may take, bounds included:
 // the bots rely on them (a negative reserve lets a bot attempt what it
@@ -216,6 +217,16 @@ func (s ParamSpec) Equal(t ParamSpec) bool {
 	return slices.EqualFunc(s.set, t.set, func(a, b paramSet) bool {
 		return slices.Equal(a.field, b.field) && a.mean == b.mean && a.std == b.std
 	})
+}
+
+// Names lists the knobs s sets, by YAML name, in the order given.
+func (s ParamSpec) Names() []string {
+	t := reflect.TypeOf(Params{})
+	names := make([]string, len(s.set))
+	for i, p := range s.set {
+		names[i] = yamlName(t.FieldByIndex(p.field))
+	}
+	return names
 }
 
 // Sampled reports whether any knob is drawn at random.
@@ -459,6 +470,37 @@ func (p SeatParams) Check(players int) error {
 		return errors.New("agent: " + msg)
 	}
 	return nil
+}
+
+// Unread describes, one line each, the overrides of p that change nothing
+// at a table seating bots (the bot of each seat, by name): a seat's own
+// knob its bot does not read, and a knob for all seats that none of the
+// seated bots reads. Callers warn with them: a knob unknown to every bot
+// is an error, one given to a bot that ignores it only a surprise.
+func (p SeatParams) Unread(bots []string) []string {
+	var lines []string
+	var seated []Bot
+	for _, n := range bots {
+		if b, err := Lookup(n); err == nil {
+			seated = append(seated, b)
+		}
+	}
+	if len(seated) == 0 {
+		return nil
+	}
+	for _, k := range p.All.Names() {
+		if !slices.ContainsFunc(seated, func(b Bot) bool { return b.reads(k) }) {
+			lines = append(lines, fmt.Sprintf("all seats: %s is read by none of the bots seated", k))
+		}
+	}
+	for s, n := range bots {
+		if b, err := Lookup(n); err == nil {
+			for _, k := range b.Unread(p.Seats[s]) {
+				lines = append(lines, fmt.Sprintf("seat %d: %s is not read by %s", s, k, n))
+			}
+		}
+	}
+	return lines
 }
 
 // ParseSeatParams reads a parameters file:

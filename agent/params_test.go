@@ -3,6 +3,7 @@ package agent_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 	_ "github.com/gopoly/gopoly/agent/personality"
 	_ "github.com/gopoly/gopoly/agent/planning"
 	"github.com/gopoly/gopoly/internal/strictyaml"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 func TestParseSeatParams(t *testing.T) {
@@ -244,4 +247,99 @@ func TestSeatParamsForms(t *testing.T) {
 			t.Errorf("%q: %v, want p.yaml:%d: %s", c.doc, err, c.line, c.field)
 		}
 	}
+}
+
+// Overrides that change nothing for the bots seated are reported: a
+// seat's own knob its bot does not read, a knob for all seats that none
+// of them reads; a knob some seated bot reads is not.
+func TestUnread(t *testing.T) {
+	p, err := agent.ParseSeatParams("p.yaml", []byte(`
+all: {rollouts: 8, cash_reserve: 100, hurdle: 0.1}
+seats:
+  0: {valuation_bias: 2, tight_cash: 5}
+  1: {hurdle: 0.1, thin_cash: 9}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Unread([]string{"baseline", "adaptive", "random"})
+	want := []string{
+		"all seats: hurdle is read by none of the bots seated",
+		"seat 0: tight_cash is not read by baseline",
+		"seat 1: hurdle is not read by adaptive",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q,\nwant %q", got, want)
+	}
+	got = p.Unread([]string{"shark", "planning"})
+	want = []string{
+		"seat 0: tight_cash is not read by shark",
+		"seat 1: hurdle is not read by planning",
+		"seat 1: thin_cash is not read by planning",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q,\nwant %q", got, want)
+	}
+}
+
+// What a bot declares it does not read changes nothing: every registered
+// bot that declares its knobs, with all the others set to an unusual
+// value in their range, plays the same games, action for action, as with its defaults.
+// (A bot that read one would play differently.)
+func TestUnreadKnobsChangeNothing(t *testing.T) {
+	r := monopolytest.Rules(t, "max_rounds: 80")
+	for _, name := range agent.Names() {
+		b, _ := agent.Lookup(name)
+		if b.Reads == nil {
+			continue
+		}
+		base := "{}"
+		if slices.Contains(b.Reads, "rollouts") {
+			base = "{rollouts: 2, horizon: 5}" // cheap planners
+		}
+		odd := strings.TrimSuffix(base, "}")
+		for _, k := range agent.ParamNames() {
+			if !slices.Contains(b.Reads, k) {
+				lo, hi, _, _ := agent.ParamRange(k)
+				odd += fmt.Sprintf(", %s: %g", k, min(hi, lo+7)) // unusual, and in range
+			}
+		}
+		odd = strings.Replace(odd+"}", "{, ", "{", 1)
+		for seed := range uint64(3) {
+			if a, o := actions(t, r, name, base, seed), actions(t, r, name, odd, seed); a != o {
+				t.Errorf("%s, game %d: knobs it does not read (%s) change its play", name, seed, odd)
+			}
+		}
+	}
+}
+
+// actions plays a game of four bots name with overrides doc and returns
+// every action taken.
+func actions(t *testing.T, r *monopoly.Rules, name, doc string, seed uint64) string {
+	t.Helper()
+	p, err := agent.ParseSeatParams("test", []byte("all: "+doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := monopoly.New(r, 4, seed)
+	agents := make([]agent.Agent, 4)
+	for s := range agents {
+		if agents[s], err = agent.NewWith(name, p.All, s, seed*4+uint64(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log strings.Builder
+	for !g.Over() {
+		d := g.Pending()
+		a := agents[d.Player].Decide(g.View(d.Player), d)
+		fmt.Fprintf(&log, "%d %s %d", a.Player, a.Kind, a.Arg)
+		if a.Offer != nil {
+			fmt.Fprintf(&log, " %+v", *a.Offer)
+		}
+		log.WriteByte('\n')
+		if err := g.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return log.String()
 }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -24,11 +25,26 @@ func BaselineParams() agent.Params {
 	}
 }
 
+// BaselineKnobs are the parameters the baseline reads, by YAML name.
+func BaselineKnobs() []string {
+	return []string{"cash_reserve", "complete_reserve", "build_reserve", "trade_reserve", "bid_completes", "bid_blocks",
+		"stretch_budget", "valuation_bias", "property_weight", "jail_leave_unowned", "rich_factor", "retry_turns"}
+}
+
 // Baseline is a sound, fast rule-based player: it buys while it keeps a
 // reserve, bids up to a value, builds evenly on its monopolies, raises
 // cash by mortgaging outside its monopolies before selling buildings,
 // lifts mortgages when rich, trades to complete colour groups at a fair
-// price, and leaves jail early in the game but stays late.
+// price, never one that trade.Fair refuses, and leaves jail early in the
+// game but stays late.
+//
+// Of the valuation knobs it reads ValuationBias (property is worth
+// 1+ValuationBias times its price: in what it bids, in what it takes or
+// pays in a trade, and in buying, where the surplus of worth over price
+// stands in for part of its reserve), StretchBudget (a multiple of what
+// completing one of its colour groups is worth to it, at auction and in a
+// trade) and PropertyWeight (property against cash in a trade). A
+// StretchBudget or PropertyWeight of 0 counts as 1.
 type Baseline struct {
 	P          agent.Params
 	triedTurn  int     // the turn in which it last looked for a trade
@@ -70,12 +86,21 @@ func (b *Baseline) idleAt(v monopoly.View, owned uint64, cash int) bool {
 
 // noTrade records why a trade search found nothing, so that it is not run
 // again until it may succeed: properties change hands (key), its cash
-// reaches the least an offer needed (cash), or a rejected offer may be
-// made again (turn).
+// reaches the least an offer needed (cash), a rejected offer may be made
+// again (turn), or, when trade.Fair refused an offer, mortgages change
+// (which move its judgement).
 type noTrade struct {
-	key  uint64 // ownership fingerprint; 0: no search recorded
-	cash int
-	turn int
+	key       uint64 // ownership fingerprint; 0: no search recorded
+	cash      int
+	turn      int
+	unfair    bool   // trade.Fair refused an offer
+	mortgaged uint64 // the mortgages then
+}
+
+// stale reports whether a search may now find what the recorded one did
+// not, in the position of v with cash and ownership fingerprint key.
+func (nt *noTrade) stale(v monopoly.View, key uint64, cash int) bool {
+	return key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn || nt.unfair && v.MortgagedMask() != nt.mortgaged
 }
 
 // groupsHeld sorts a player's colour groups into those it owns whole and
@@ -140,23 +165,16 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	case monopoly.DecisionBuy:
 		a.Kind = monopoly.ActDecline
-		left := v.Cash(me) - d.Amount
-		if left >= b.P.CashReserve || (left >= b.P.CompleteReserve && Strategic(v, me, d.Square)) {
+		left := v.Cash(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
+		switch {
+		case v.Cash(me) < d.Amount: // worth it or not, the price is paid in cash
+		case left >= b.P.CashReserve || left >= b.P.CompleteReserve && Strategic(v, me, d.Square):
 			a.Kind = monopoly.ActBuy
 		}
 	case monopoly.DecisionBid:
 		a.Kind = monopoly.ActDropOut
-		price := v.Rules().Squares[d.Square].Price
-		value := float64(price)
-		switch {
-		case Completes(v, me, d.Square):
-			value *= b.P.BidCompletes
-		case Strategic(v, me, d.Square):
-			value *= b.P.BidBlocks
-		}
-		limit := min(int(value), v.Cash(me)-b.P.CompleteReserve)
-		if d.Amount < limit {
-			step := max(1, price/10)
+		if limit := b.BidLimit(v, me, d.Square); d.Amount < limit {
+			step := max(1, v.Rules().Squares[d.Square].Price/10)
 			a.Kind, a.Arg = monopoly.ActBid, min(limit, d.Amount+step)
 		}
 	case monopoly.DecisionTradeResponse:
@@ -164,7 +182,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		if v.Rules().DealProtocol == monopoly.DealsSealed {
 			// It cannot see the cash: it names the least it takes for
 			// what changes hands, or the most it pays (keeping a reserve).
-			floor := -b.assetGain(v, me, o)
+			floor := b.leastCash(v, me, o)
 			if floor < 0 {
 				floor = -min(-floor, max(0, v.Cash(me)-b.P.CompleteReserve))
 			}
@@ -172,7 +190,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			break
 		}
 		a.Kind = monopoly.ActRejectTrade
-		if b.tradeGain(v, me, o) >= 0 {
+		if b.tradeGain(v, me, o) >= 0 && trade.Fair(v, me, o) {
 			a.Kind = monopoly.ActAcceptTrade
 		} else if c, ok := b.counter(v, me, o); ok {
 			return c
@@ -188,6 +206,31 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	return a
 }
 
+// BidLimit is the most it bids for sq at auction: its worth, more for a
+// street that completes one of its colour groups or stops another player
+// completing one, keeping CompleteReserve.
+func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
+	value := float64(v.Rules().Squares[sq].Price) * (1 + b.P.ValuationBias)
+	switch {
+	case Completes(v, me, sq):
+		value *= b.P.BidCompletes * b.stretch()
+	case Strategic(v, me, sq):
+		value *= b.P.BidBlocks
+	}
+	return min(int(value), v.Cash(me)-b.P.CompleteReserve)
+}
+
+// stretch and weight are StretchBudget and PropertyWeight, 0 counting as 1.
+func (b *Baseline) stretch() float64 { return orOne(b.P.StretchBudget) }
+func (b *Baseline) weight() float64  { return orOne(b.P.PropertyWeight) }
+
+func orOne(x float64) float64 {
+	if x == 0 {
+		return 1
+	}
+	return x
+}
+
 func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	r := v.Rules()
@@ -197,7 +240,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() && v.ProposalsLeft(me) > 0 {
 		b.triedTurn = v.Turn()
 		nt := &b.noTrade
-		if key := ownership(v); key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn {
+		if key := ownership(v); nt.stale(v, key, cash) {
 			if o, ok := b.findTrade(v, me); ok {
 				b.offer = o
 				nt.key = 0
@@ -206,7 +249,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 				}
 				b.pending = monopoly.TradeOffer{}
 			}
-			nt.key = key
+			nt.key, nt.mortgaged = key, v.MortgagedMask()
 		}
 	}
 	// Remember how the last proposal went: a rejected offer is not made
@@ -324,7 +367,7 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 	owned := v.OwnedMask(me)
 	cash := v.Cash(me)
 	b.groups.update(r, owned)
-	b.noTrade.cash, b.noTrade.turn = math.MaxInt, math.MaxInt
+	b.noTrade.cash, b.noTrade.turn, b.noTrade.unfair = math.MaxInt, math.MaxInt, false
 	for gm := b.groups.near; gm != 0; gm &= gm - 1 {
 		g := &r.Groups[bits.TrailingZeros16(gm)]
 		mask := g.Mask
@@ -352,6 +395,10 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 				continue
 			}
 			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(pay)}
+			if !trade.Fair(v, me, o) {
+				b.noTrade.unfair = true // what it gives is worth far more than what it gets
+				continue
+			}
 			b.pending = o
 			return o, true
 		}
@@ -361,6 +408,10 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			continue
 		}
 		o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
+		if !trade.Fair(v, me, o) {
+			b.noTrade.unfair = true
+			continue
+		}
 		b.pending = o
 		return o, true
 	}
@@ -384,7 +435,7 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 	if v.Rules().CounterOffers == 0 {
 		return monopoly.Action{}, false
 	}
-	net := -b.assetGain(v, me, o) // the cash it must receive on balance
+	net := b.leastCash(v, me, o) // the cash it must receive on balance
 	if net < 0 && v.Cash(me)+net < b.P.CompleteReserve {
 		return monopoly.Action{}, false
 	}
@@ -394,16 +445,28 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 	return a, v.Check(a) == nil
 }
 
+// leastCash is the net cash it takes for the properties and cards of o
+// (negative: the most it pays): what they are worth to it, and never
+// less than trade.Fair allows.
+func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int {
+	return max(-b.assetGain(v, me, o), int(math.Ceil(trade.FairFloor(v, me, o))))
+}
+
 // assetGain is tradeGain without the cash: what the properties and cards
-// that change hands are worth to me.
+// that change hands are worth to me, property at 1+ValuationBias times
+// its price weighed by PropertyWeight, and a colour group completed
+// either way at its prices (times StretchBudget for its own) and the same
+// bias.
 func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int {
 	r := v.Rules()
-	gain := 0
-	worth := func(sq int) int {
+	bias := 1 + b.P.ValuationBias
+	prop, own := bias*b.weight(), bias*b.stretch()
+	gain := 0.0
+	worth := func(sq int) float64 {
 		if v.Mortgaged(sq) {
-			return r.Squares[sq].Price - r.UnmortgageCost(sq) - r.TransferFee(sq)
+			return float64(r.Squares[sq].Price-r.UnmortgageCost(sq)-r.TransferFee(sq)) * prop
 		}
-		return r.Squares[sq].Price
+		return float64(r.Squares[sq].Price) * prop
 	}
 	after := v.OwnedMask(me)&^o.GetSquares | o.GiveSquares
 	from := int(o.From)
@@ -412,23 +475,24 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int
 		sq := bits.TrailingZeros64(m)
 		gain += worth(sq)
 		if gm := r.GroupMask(sq); r.Squares[sq].Kind == monopoly.KindStreet && after&gm == gm && v.OwnedMask(me)&gm != gm {
-			gain += groupBonus(r, sq)
+			gain += float64(groupBonus(r, sq)) * own
 		}
 	}
 	for m := o.GetSquares; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		gain -= worth(sq)
 		if gm := r.GroupMask(sq); r.Squares[sq].Kind == monopoly.KindStreet && theirs&gm == gm {
-			gain -= groupBonus(r, sq)
+			gain -= float64(groupBonus(r, sq)) * bias
 		}
 	}
-	gain += 50 * (bits.OnesCount8(o.GiveCards) - bits.OnesCount8(o.GetCards))
-	return gain
+	gain += trade.JailCardValue * float64(bits.OnesCount8(o.GiveCards)-bits.OnesCount8(o.GetCards))
+	return int(math.Round(gain))
 }
 
 // ownership fingerprints who owns what: all a trade search depends on
-// besides cash and time. (Buildings would block a trade, but there are
-// none in a group split between two players.)
+// besides cash, time and (through trade.Fair) mortgages. (Buildings would
+// block a trade, but there are none in a group split between two
+// players.)
 func ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {

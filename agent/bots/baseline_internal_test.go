@@ -3,20 +3,32 @@ package bots
 import (
 	"testing"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // The baseline's memos only save work: at every decision of many games,
 // a copy of the player with its memos forgotten answers exactly as the
-// player itself does.
+// player itself does; with its defaults, and with the valuation knobs
+// moved.
 func TestBaselineMemosChangeNoAnswer(t *testing.T) {
-	r := monopoly.DefaultRules()
+	knobs := BaselineParams()
+	knobs.ValuationBias, knobs.StretchBudget, knobs.PropertyWeight = 0.3, 1.5, 0.8
+	for _, p := range []agent.Params{BaselineParams(), knobs} {
+		checkMemos(t, p)
+	}
+}
+
+func checkMemos(t *testing.T, params agent.Params) {
+	t.Helper()
+	r := monopolytest.Rules(t, "max_rounds: 500") // some games between baselines with the knobs moved never end
 	decisions := 0
 	for seed := range uint64(300) {
 		g := monopoly.New(r, 4, seed)
 		var players [4]*Baseline
 		for i := range players {
-			players[i] = NewBaseline(BaselineParams())
+			players[i] = NewBaseline(params)
 		}
 		for !g.Over() {
 			p := g.Decider()
@@ -27,8 +39,8 @@ func TestBaselineMemosChangeNoAnswer(t *testing.T) {
 			got := players[p].Decide(v, d)
 			if got.Kind != want.Kind || got.Arg != want.Arg || (got.Offer == nil) != (want.Offer == nil) ||
 				got.Offer != nil && *got.Offer != *want.Offer {
-				t.Fatalf("game %d, turn %d, %s for player %d: answered %s %d, without memos %s %d",
-					seed, g.Turn(), d.Kind, p, got.Kind, got.Arg, want.Kind, want.Arg)
+				t.Fatalf("%+v: game %d, turn %d, %s for player %d: answered %s %d, without memos %s %d",
+					params, seed, g.Turn(), d.Kind, p, got.Kind, got.Arg, want.Kind, want.Arg)
 			}
 			if err := g.Apply(got); err != nil {
 				t.Fatal(err)

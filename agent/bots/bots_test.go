@@ -2,6 +2,7 @@ package bots_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
@@ -109,6 +110,12 @@ func tradePosition(t *testing.T, doc string) *monopoly.Game {
 // g that it returns with the offer pending.
 func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) (monopoly.Action, *monopoly.Game) {
 	t.Helper()
+	return answerWith(t, g, o, bots.BaselineParams())
+}
+
+// answerWith is answer by a baseline with parameters p.
+func answerWith(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer, p agent.Params) (monopoly.Action, *monopoly.Game) {
+	t.Helper()
 	g = g.Clone()
 	// Seat 0 is to move: pass to seat 1 so that it can propose.
 	if err := g.Apply(monopoly.Action{Kind: monopoly.ActContinue, Player: 0}); err != nil {
@@ -134,7 +141,7 @@ func answer(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer) (monopoly.Act
 	if d.Kind != monopoly.DecisionTradeResponse || d.Player != 0 {
 		t.Fatalf("pending %+v", d)
 	}
-	return bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d), g
+	return bots.NewBaseline(p).Decide(g.View(0), d), g
 }
 
 func TestBaselineRefusesLopsidedTrades(t *testing.T) {
@@ -213,6 +220,230 @@ func TestBaselineCounterOffers(t *testing.T) {
 	}
 	if a, _ := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: 1 << ny}); a.Kind != monopoly.ActAcceptTrade {
 		t.Fatalf("a fair offer answered with %s", a.Kind)
+	}
+}
+
+// railPosition is a 3-player game where seat 0 holds the four railroads.
+func railPosition(t *testing.T, doc string) *monopoly.Game {
+	t.Helper()
+	var props []monopolytest.Owned
+	for _, n := range []string{"Reading Railroad", "Pennsylvania Railroad", "B&O Railroad", "Short Line Railroad"} {
+		props = append(props, monopolytest.Owned{Name: n, Owner: 0})
+	}
+	return monopolytest.Position(t, monopolytest.Rules(t, doc), 0, []int{1500, 1500, 1500}, props...)
+}
+
+// The baseline's own valuation prices a railroad at its printed price,
+// blind to the set it breaks up; trade.Fair is not. Selling one of its
+// four railroads for a little more than its price would lose a third of
+// the set's worth, and it refuses, while a price that pays for most of
+// the loss is taken. Sealed, it names at least such a price; offered too
+// little where counter-offers are allowed, it counters with one.
+func TestBaselineNoRailroadGift(t *testing.T) {
+	r := railPosition(t, "").Rules()
+	reading := uint64(1) << monopolytest.Square(t, r, "Reading Railroad")
+	judge := func(g *monopoly.Game, o monopoly.TradeOffer) bool {
+		o.From = 1
+		_, bad := monopolytest.Lopsided(g, 0, o)
+		return bad
+	}
+	for _, c := range []struct {
+		cash int64
+		want monopoly.ActionKind
+	}{{210, monopoly.ActRejectTrade}, {300, monopoly.ActAcceptTrade}} {
+		o := monopoly.TradeOffer{To: 0, GiveCash: c.cash, GetSquares: reading}
+		a, g := answer(t, railPosition(t, ""), o)
+		if a.Kind != c.want {
+			t.Errorf("$%d for Reading Railroad: %s, want %s", c.cash, a.Kind, c.want)
+		}
+		if lopsided := judge(g, o); lopsided != (c.want == monopoly.ActRejectTrade) {
+			t.Errorf("$%d for Reading Railroad: the judge finds it lopsided: %v; the test position is wrong", c.cash, lopsided)
+		}
+	}
+
+	a, g := answer(t, railPosition(t, "deal_protocol: sealed"), monopoly.TradeOffer{To: 0, GiveCash: 1, GetSquares: reading})
+	if o := (monopoly.TradeOffer{To: 0, GiveCash: int64(a.Arg), GetSquares: reading}); a.Kind != monopoly.ActAcceptTrade || judge(g, o) {
+		t.Errorf("sealed: answered %s with limit $%d", a.Kind, a.Arg)
+	}
+
+	a, g = answer(t, railPosition(t, "counter_offers: 1"), monopoly.TradeOffer{To: 0, GiveCash: 100, GetSquares: reading})
+	if a.Kind != monopoly.ActCounterTrade {
+		t.Fatalf("$100 with counter-offers: answered %s", a.Kind)
+	}
+	if c := *a.Offer; c.GiveSquares != reading || c.GetCash <= 210 || judge(g, monopoly.TradeOffer{To: 0, GiveCash: c.GetCash, GetSquares: reading}) {
+		t.Errorf("counters with %s", r.DescribeOffer(c, nil))
+	}
+}
+
+// The baseline offers swaps that complete a group on each side, balanced
+// with cash when what it gets is worth more; when what it gives is worth
+// far more (Boardwalk, completing its partner's dark blues, for
+// Mediterranean Avenue, completing its own browns) it offers cash for
+// the street instead.
+func TestBaselineNoLopsidedSwap(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	g := monopolytest.Position(t, r, 0, []int{1500, 1500, 1500},
+		monopolytest.Owned{Name: "Baltic Avenue", Owner: 0}, monopolytest.Owned{Name: "Boardwalk", Owner: 0},
+		monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 1}, monopolytest.Owned{Name: "Park Place", Owner: 1})
+	a := bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), g.Pending())
+	if a.Kind != monopoly.ActProposeTrade {
+		t.Fatalf("answered %s, want a proposal", a.Kind)
+	}
+	var j monopolytest.Judge
+	j.Check(t, g, a, "baseline")
+	if boardwalk := uint64(1) << monopolytest.Square(t, r, "Boardwalk"); a.Offer.GiveSquares&boardwalk != 0 {
+		t.Errorf("proposes %s", r.DescribeOffer(*a.Offer, nil))
+	}
+}
+
+// Every trade the baseline and the cautious player propose, counter or
+// accept in games among themselves, under each protocol, loses at most
+// mildly by the neutral valuation.
+func TestBaselineNoLopsidedGiftsInPlay(t *testing.T) {
+	var j monopolytest.Judge
+	for _, doc := range []string{"max_rounds: 500", "max_rounds: 500\ndeal_protocol: sealed", "max_rounds: 500\ncounter_offers: 5"} {
+		r := monopolytest.Rules(t, doc)
+		for i := range 150 {
+			seed := arena.GameSeed(17, i)
+			names := []string{"baseline", "cautious", "baseline", "cautious"}
+			g := monopoly.New(r, 4, seed)
+			agents := make([]agent.Agent, 4)
+			for s := range 4 {
+				agents[s], _ = agent.New(names[(s+i)%4], s, arena.SeatSeed(seed, s))
+			}
+			for !g.Over() {
+				d := g.Pending()
+				a := agents[d.Player].Decide(g.View(d.Player), d)
+				j.Check(t, g, a, fmt.Sprintf("%s (%q), game %d", names[(d.Player+i)%4], doc, i))
+				if err := g.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if j.Proposed < 1000 || j.Accepted < 500 {
+		t.Fatalf("%d proposals, %d acceptances: too few to judge", j.Proposed, j.Accepted)
+	}
+}
+
+// redPosition is a 3-player game, seat 0 with cash and the given streets,
+// the other seats with $1,500, seat 0 to move.
+func redPosition(t *testing.T, cash int, props ...monopolytest.Owned) *monopoly.Game {
+	t.Helper()
+	return monopolytest.Position(t, monopolytest.Rules(t, ""), 0, []int{cash, 1500, 1500}, props...)
+}
+
+// with returns the baseline's parameters changed by set.
+func with(set func(*agent.Params)) agent.Params {
+	p := bots.BaselineParams()
+	set(&p)
+	return p
+}
+
+// decide has a baseline with parameters p answer decision d of seat 0.
+func decide(g *monopoly.Game, p agent.Params, d monopoly.Decision) monopoly.ActionKind {
+	return bots.NewBaseline(p).Decide(g.View(0), d).Kind
+}
+
+// Knob tests: each knob moves the baseline's answer in the direction
+// its documentation gives, from the default's answer on the same
+// position.
+
+// valuation_bias: valued above its price, a street is worth more at
+// auction, in a trade, and when buying (down to less reserve); below its
+// price, less.
+func TestBaselineValuationBias(t *testing.T) {
+	bias := func(x float64) agent.Params { return with(func(p *agent.Params) { p.ValuationBias = x }) }
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0})
+	r := g.Rules()
+	atlantic := monopolytest.Square(t, r, "Atlantic Avenue") // $260, nobody's group
+	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: atlantic, Amount: 270}
+	if got := decide(g, bias(0), bid); got != monopoly.ActDropOut {
+		t.Errorf("unbiased, at $270 for a $260 street: %s", got)
+	}
+	if got := decide(g, bias(0.2), bid); got != monopoly.ActBid {
+		t.Errorf("biased +0.2, at $270 for a $260 street: %s", got)
+	}
+
+	for _, c := range []struct {
+		cash int
+		bias float64
+		want monopoly.ActionKind
+	}{
+		{310, 0, monopoly.ActDecline}, // $50 left, under the $60 reserve
+		{310, 0.2, monopoly.ActBuy},   // a street worth $312
+		{400, 0, monopoly.ActBuy},     // $140 left
+		{400, -0.5, monopoly.ActDecline},
+		{250, 2, monopoly.ActDecline}, // worth $780, but it cannot pay
+	} {
+		g := redPosition(t, c.cash)
+		buy := monopoly.Decision{Kind: monopoly.DecisionBuy, Player: 0, Square: atlantic, Amount: 260}
+		if got := decide(g, bias(c.bias), buy); got != c.want {
+			t.Errorf("bias %v, buying a $260 street with $%d: %s, want %s", c.bias, c.cash, got, c.want)
+		}
+	}
+
+	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
+	offer := monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}
+	if a, _ := answerWith(t, g, offer, bias(0)); a.Kind != monopoly.ActAcceptTrade {
+		t.Errorf("unbiased, $260 for its $240 street: %s", a.Kind)
+	}
+	if a, _ := answerWith(t, g, offer, bias(0.2)); a.Kind != monopoly.ActRejectTrade {
+		t.Errorf("biased +0.2, $260 for its $240 street: %s", a.Kind)
+	}
+}
+
+// stretch_budget: a larger one pays more to complete a group, at auction
+// and in a trade.
+func TestBaselineStretchBudget(t *testing.T) {
+	stretch := func(x float64) agent.Params { return with(func(p *agent.Params) { p.StretchBudget = x }) }
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0},
+		monopolytest.Owned{Name: "Illinois Avenue", Owner: 1})
+	r := g.Rules()
+	// An auction for the last red ($240): the default bids up to 1.6 times
+	// its price, $384.
+	g2 := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0})
+	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: monopolytest.Square(t, r, "Illinois Avenue"), Amount: 400}
+	if got := decide(g2, stretch(1), bid); got != monopoly.ActDropOut {
+		t.Errorf("stretch 1, at $400 for the last red: %s", got)
+	}
+	if got := decide(g2, stretch(1.5), bid); got != monopoly.ActBid {
+		t.Errorf("stretch 1.5, at $400 for the last red: %s", got)
+	}
+	// Bought in a trade: the street and the group ($240 + $680) are worth
+	// $920 to the default.
+	offer := monopoly.TradeOffer{To: 0, GiveSquares: 1 << monopolytest.Square(t, r, "Illinois Avenue"), GetCash: 1000}
+	if a, _ := answerWith(t, g, offer, stretch(1)); a.Kind != monopoly.ActRejectTrade {
+		t.Errorf("stretch 1, the last red for $1,000: %s", a.Kind)
+	}
+	if a, _ := answerWith(t, g, offer, stretch(1.5)); a.Kind != monopoly.ActAcceptTrade {
+		t.Errorf("stretch 1.5, the last red for $1,000: %s", a.Kind)
+	}
+}
+
+// property_weight: weighed against cash, property counts for more with a
+// larger weight (it sells dearer) and for less with a smaller one (it
+// buys cheaper).
+func TestBaselinePropertyWeight(t *testing.T) {
+	weight := func(x float64) agent.Params { return with(func(p *agent.Params) { p.PropertyWeight = x }) }
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0}, monopolytest.Owned{Name: "Atlantic Avenue", Owner: 1})
+	r := g.Rules()
+	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
+	atlantic := uint64(1) << monopolytest.Square(t, r, "Atlantic Avenue")
+	for _, c := range []struct {
+		name   string
+		o      monopoly.TradeOffer
+		weight float64
+		want   monopoly.ActionKind
+	}{
+		{"selling its $240 street for $260", monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}, 1, monopoly.ActAcceptTrade},
+		{"selling its $240 street for $260", monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}, 1.5, monopoly.ActRejectTrade},
+		{"buying a $260 street for $240", monopoly.TradeOffer{To: 0, GetCash: 240, GiveSquares: atlantic}, 1, monopoly.ActAcceptTrade},
+		{"buying a $260 street for $240", monopoly.TradeOffer{To: 0, GetCash: 240, GiveSquares: atlantic}, 0.5, monopoly.ActRejectTrade},
+	} {
+		if a, _ := answerWith(t, g, c.o, weight(c.weight)); a.Kind != c.want {
+			t.Errorf("weight %v, %s: %s, want %s", c.weight, c.name, a.Kind, c.want)
+		}
 	}
 }
 

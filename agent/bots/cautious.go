@@ -4,8 +4,8 @@ import "github.com/gopoly/gopoly/agent"
 
 func init() {
 	agent.Register(agent.Bot{Name: "cautious", Doc: "baseline that keeps a larger cash reserve before buying, bidding, building and trading",
-		Defaults: CautiousParams(),
-		Make:     func(p agent.Params, seat int, seed uint64) agent.Agent { return NewBaseline(p) }})
+		Defaults: CautiousParams(), Reads: BaselineKnobs(),
+		Make: func(p agent.Params, seat int, seed uint64) agent.Agent { return NewBaseline(p) }})
 }
 
 // CautiousParams are the cautious player's parameters: the baseline's

@@ -11,11 +11,11 @@ import (
 )
 
 func init() {
-	agent.Register(agent.Bot{Name: "random", Doc: "uniform over the legal actions",
+	agent.Register(agent.Bot{Name: "random", Doc: "uniform over the legal actions", Reads: []string{},
 		Make: func(_ agent.Params, seat int, seed uint64) agent.Agent { return NewRandom(seed) }})
 	agent.Register(agent.Bot{Name: "baseline", Doc: "sound rule-based play: the control of every experiment",
-		Defaults: BaselineParams(),
-		Make:     func(p agent.Params, seat int, seed uint64) agent.Agent { return NewBaseline(p) }})
+		Defaults: BaselineParams(), Reads: BaselineKnobs(),
+		Make: func(p agent.Params, seat int, seed uint64) agent.Agent { return NewBaseline(p) }})
 }
 
 // randomPhaseBudget is how many actions a random player takes in one

@@ -1,8 +1,7 @@
 package personality_test
 
 import (
-	"math"
-	"math/bits"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -26,88 +25,6 @@ func paramSpec(t testing.TB, doc string) agent.ParamSpec {
 	return p.All
 }
 
-// neutralGain is what offer o is worth to seat me (either side of it) at
-// printed prices, and the value of the larger side (for scale). A sealed
-// offer's cash is taken at the proposer's limit.
-func neutralGain(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, scale int) {
-	gain, received := neutralSides(g, me, o)
-	return gain, max(received, received-gain)
-}
-
-func neutralSides(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, received int) {
-	r := g.Rules()
-	in, out, cashIn, cashOut := o.GetSquares, o.GiveSquares, o.GetCash, o.GiveCash
-	other := int(o.To)
-	if me == int(o.To) {
-		in, out, cashIn, cashOut, other = out, in, cashOut, cashIn, int(o.From)
-	}
-	price := func(m uint64) int {
-		total := 0
-		for ; m != 0; m &= m - 1 {
-			total += r.Squares[bits.TrailingZeros64(m)].Price
-		}
-		return total
-	}
-	// A mortgaged property is worth what is left once the mortgage is
-	// lifted.
-	worth := func(m uint64) int {
-		total := price(m)
-		for m &= g.MortgagedMask(); m != 0; m &= m - 1 {
-			total -= r.UnmortgageCost(bits.TrailingZeros64(m))
-		}
-		return total
-	}
-	gain = int(cashIn-cashOut) + worth(in) - worth(out)
-	received = int(cashIn) + worth(in)
-	mine, theirs := g.OwnedMask(me), g.OwnedMask(other)
-	mineAfter, theirsAfter := mine&^out|in, theirs&^in|out
-	for _, gr := range r.Groups {
-		gm, bonus := gr.Mask, price(gr.Mask)
-		if mine&gm != gm && mineAfter&gm == gm {
-			gain += bonus
-			received += bonus
-		}
-		if mine&gm == gm && mineAfter&gm != gm {
-			gain -= bonus
-		}
-		if theirs&gm != gm && theirsAfter&gm == gm {
-			gain -= bonus
-		}
-	}
-	// Railroads and utilities: each one held with others of its kind
-	// earns a share of the set's printed prices, since their rent grows
-	// with every one held.
-	for _, kind := range []monopoly.SquareKind{monopoly.KindRailroad, monopoly.KindUtility} {
-		var set uint64
-		for _, sq := range r.OwnableSquares() {
-			if r.Squares[sq].Kind == kind {
-				set |= 1 << sq
-			}
-		}
-		n := bits.OnesCount64(set)
-		share := func(owned uint64) int {
-			if k := bits.OnesCount64(owned & set); k > 1 && n > 1 {
-				return price(set) * (k - 1) / (n - 1)
-			}
-			return 0
-		}
-		if d := share(mineAfter) - share(mine); d > 0 {
-			gain += d
-			received += d
-		} else {
-			gain += d
-		}
-	}
-	return gain, received
-}
-
-// mild is the most a personality may lose on a trade by the neutral
-// valuation: half the value of the larger side (at least of $150). A
-// lopsided gift (a completed colour group for a utility: $150 for $760)
-// is far beyond it; a Shark stretching to complete a group, a Hustler
-// overpaying a little, a player short of cash selling cheap, are within.
-func mild(scale int) int { return int(0.5 * math.Max(float64(scale), 150)) }
-
 // giftPosition: seat 0 (the personality) owns New York Avenue, two light
 // blues and Mediterranean Avenue; seat 1 owns the other two oranges,
 // Connecticut Avenue (the light blue seat 0 lacks), Electric Company,
@@ -115,39 +32,19 @@ func mild(scale int) int { return int(0.5 * math.Max(float64(scale), 150)) }
 // brown); seat 2 owns Boardwalk. Seat first is to move.
 func giftPosition(t *testing.T, r *monopoly.Rules, first int) *monopoly.Game {
 	t.Helper()
-	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1, First: first}
-	for range 3 {
-		setup.Players = append(setup.Players, monopoly.PlayerSetup{Cash: 1500})
-	}
-	for _, p := range []struct {
-		name  string
-		owner int
-	}{
-		{"New York Avenue", 0}, {"Oriental Avenue", 0}, {"Vermont Avenue", 0}, {"Mediterranean Avenue", 0},
-		{"St. James Place", 1}, {"Tennessee Avenue", 1}, {"Connecticut Avenue", 1}, {"Electric Company", 1},
-		{"Water Works", 1}, {"Reading Railroad", 1}, {"Baltic Avenue", 1},
-		{"Boardwalk", 2},
-	} {
-		sq, ok := r.SquareIndex(p.name)
-		if !ok {
-			t.Fatal(p.name)
-		}
-		setup.Properties = append(setup.Properties, monopoly.PropertySetup{Square: sq, Owner: p.owner})
-	}
-	g, err := monopoly.NewFromSetup(r, setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return monopolytest.Position(t, r, first, []int{1500, 1500, 1500},
+		monopolytest.Owned{Name: "New York Avenue", Owner: 0}, monopolytest.Owned{Name: "Oriental Avenue", Owner: 0},
+		monopolytest.Owned{Name: "Vermont Avenue", Owner: 0}, monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0},
+		monopolytest.Owned{Name: "St. James Place", Owner: 1}, monopolytest.Owned{Name: "Tennessee Avenue", Owner: 1},
+		monopolytest.Owned{Name: "Connecticut Avenue", Owner: 1}, monopolytest.Owned{Name: "Electric Company", Owner: 1},
+		monopolytest.Owned{Name: "Water Works", Owner: 1}, monopolytest.Owned{Name: "Reading Railroad", Owner: 1},
+		monopolytest.Owned{Name: "Baltic Avenue", Owner: 1},
+		monopolytest.Owned{Name: "Boardwalk", Owner: 2})
 }
 
 func square(t *testing.T, r *monopoly.Rules, name string) uint64 {
 	t.Helper()
-	sq, ok := r.SquareIndex(name)
-	if !ok {
-		t.Fatal(name)
-	}
-	return 1 << sq
+	return 1 << monopolytest.Square(t, r, name)
 }
 
 // Accept side: offers that would have a personality hand over the last
@@ -190,7 +87,7 @@ func TestNoLopsidedGiftsAccepted(t *testing.T) {
 						t.Errorf("%s, sealed, %s: asks only $%d", bot, c.name, act.Arg)
 					}
 				case act.Kind == monopoly.ActCounterTrade:
-					if gain, recv := neutralGain(g, 0, *act.Offer); gain < -mild(recv) || c.accept {
+					if gain, bad := monopolytest.Lopsided(g, 0, *act.Offer); bad || c.accept {
 						t.Errorf("%s, %s: counters with %+v (neutral gain %d)", bot, c.name, *act.Offer, gain)
 					}
 				case (act.Kind == monopoly.ActAcceptTrade) != c.accept:
@@ -222,8 +119,7 @@ func TestNoLopsidedGiftsProposed(t *testing.T) {
 				proposals++
 				o := *act.Offer
 				o.From = 0
-				gain, recv := neutralGain(g, 0, o)
-				if gain < -mild(recv) {
+				if gain, bad := monopolytest.Lopsided(g, 0, o); bad {
 					t.Errorf("%s (%q): proposes %s, neutral gain %d", bot, doc, r.DescribeOffer(o, nil), gain)
 				}
 				if o.GiveSquares&ny != 0 && int(o.GetCash) < 560 {
@@ -237,14 +133,13 @@ func TestNoLopsidedGiftsProposed(t *testing.T) {
 	}
 }
 
-// The same holds in real games: every proposal and every acceptance by a
-// personality, in 60 games of the four under each protocol, loses at most
-// mildly by the neutral valuation.
+// The same holds in real games: every proposal, counter-offer and
+// acceptance by a personality, in 60 games of the four under each
+// protocol, loses at most mildly by the neutral valuation.
 func TestNoLopsidedGiftsInPlay(t *testing.T) {
-	var proposed, accepted int
+	var j monopolytest.Judge
 	for _, doc := range []string{"max_rounds: 500", "max_rounds: 500\ndeal_protocol: sealed", "max_rounds: 500\ncounter_offers: 5"} {
 		r := monopolytest.Rules(t, doc)
-		sealed := r.DealProtocol == monopoly.DealsSealed
 		for i := range 60 {
 			seed := arena.GameSeed(31, i)
 			bots := []string{"shark", "professor", "hustler", "turtle"}
@@ -256,29 +151,14 @@ func TestNoLopsidedGiftsInPlay(t *testing.T) {
 			for !g.Over() {
 				d := g.Pending()
 				act := agents[d.Player].Decide(g.View(d.Player), d)
-				bot := bots[(d.Player+i)%4]
-				switch {
-				case act.Kind == monopoly.ActProposeTrade || act.Kind == monopoly.ActCounterTrade:
-					proposed++
-					o := *act.Offer
-					o.From = int8(d.Player)
-					if gain, recv := neutralGain(g, d.Player, o); gain < -mild(recv) {
-						t.Errorf("%s (%q): proposes %s, neutral gain %d", bot, doc, r.DescribeOffer(o, nil), gain)
-					}
-				case act.Kind == monopoly.ActAcceptTrade && !sealed:
-					accepted++
-					o := g.PendingOffer()
-					if gain, recv := neutralGain(g, d.Player, o); gain < -mild(recv) {
-						t.Errorf("%s (%q): accepts %s, neutral gain %d", bot, doc, r.DescribeOffer(o, nil), gain)
-					}
-				}
+				j.Check(t, g, act, fmt.Sprintf("%s (%q)", bots[(d.Player+i)%4], doc))
 				if err := g.Apply(act); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 	}
-	if proposed < 1000 || accepted < 100 {
-		t.Fatalf("%d proposals, %d acceptances: too few to judge", proposed, accepted)
+	if j.Proposed < 1000 || j.Accepted < 100 {
+		t.Fatalf("%d proposals, %d acceptances: too few to judge", j.Proposed, j.Accepted)
 	}
 }

@@ -35,6 +35,7 @@ type Player struct {
 	// Per-rules data, worked out when the rules change.
 	rules *monopoly.Rules
 	land  *landingModel // nil unless it values by landing frequencies
+	fear  rentFear      // what its valuation fears of a rival's group (trade.Valuer.Fear points here)
 	worth [monopoly.MaxSquares]float64
 
 	// Moods drawn once per turn or per phase.

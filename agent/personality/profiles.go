@@ -1,6 +1,10 @@
 package personality
 
-import "github.com/gopoly/gopoly/agent"
+import (
+	"slices"
+
+	"github.com/gopoly/gopoly/agent"
+)
 
 // Profile is a personality as data: its registered name, its defaults (a
 // seat may override any of them), the traits of style that make it who
@@ -128,12 +132,24 @@ var (
 // Profiles lists the four personalities.
 func Profiles() []*Profile { return []*Profile{Shark, Professor, Hustler, Turtle} }
 
+// planners are the knobs of the planning players, which no personality
+// reads (it reads all the others).
+var planners = []string{"rollouts", "win_weight", "net_worth_weight", "cash_weight", "monopoly_weight",
+	"plan_property_weight", "bankruptcy_penalty", "confidence", "tight_cash", "thin_cash"}
+
 func init() {
+	var reads []string
+	for _, k := range agent.ParamNames() {
+		if !slices.Contains(planners, k) {
+			reads = append(reads, k)
+		}
+	}
 	for _, prof := range Profiles() {
 		agent.Register(agent.Bot{
 			Name:     prof.Name,
 			Doc:      prof.Doc,
 			Defaults: prof.Defaults,
+			Reads:    reads,
 			Make: func(p agent.Params, seat int, seed uint64) agent.Agent {
 				return New(prof, p, seat, seed)
 			},

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -14,25 +15,9 @@ import (
 //
 // Every offer is priced twice: by the proposer's own taste, which must
 // find it worth making, and by the neutral valuation it assumes of its
-// partner (printed prices, the whole group's prices for a group
-// completed or given up), which sets the cash so that the partner gets
-// ask_margin of the value at stake on top of a fair price. Neither side
-// ever ignores a colour group it completes for the other: that is what
-// stops lopsided gifts such as a completed group for a utility.
-
-// valuer prices the properties of a trade.
-type valuer struct {
-	worth   *[monopoly.MaxSquares]float64 // nil: printed prices
-	stretch float64                       // the weight of completing one's own group
-	weight  float64                       // property against cash
-	// A player with a landing model fears a rival's monopoly for the rent
-	// it would pay there over horizon turns, when that exceeds its prices.
-	land    *landingModel
-	horizon float64
-	// cash is what a dollar is worth to it: more when its cash is below
-	// its reserve, less when it lies idle (0 counts as 1).
-	cash float64
-}
+// partner (trade.Neutral), which sets the cash so that the partner gets
+// ask_margin of the value at stake on top of a fair price; and whatever
+// either side's taste, trade.Fair must hold for it.
 
 // Cash weights: a player short of its reserve values a dollar up to
 // dearCash, one with more than twice the top of its reserve band down to
@@ -42,177 +27,43 @@ const (
 	idleCash = 0.8
 )
 
-// neutral is how a personality expects its partners to value a trade.
-var neutral = valuer{stretch: 1, weight: 1, cash: 1}
-
 // own is the player's valuation.
-func (p *Player) own(v monopoly.View) valuer {
+func (p *Player) own(v monopoly.View) trade.Valuer {
 	w := p.P.PropertyWeight
 	if w <= 0 {
 		w = 1
 	}
-	val := valuer{worth: &p.worth, stretch: max(1, p.P.StretchBudget), weight: w, cash: 1}
+	val := trade.Valuer{Worth: &p.worth, Stretch: max(1, p.P.StretchBudget), Weight: w, Cash: 1}
 	cash, res, top := v.Cash(v.Me()), p.reserve(v), 2*max(p.P.ReserveMax, p.P.CashReserve)
 	switch {
 	case cash < res:
-		val.cash = 1 + (dearCash-1)*float64(res-cash)/float64(res)
+		val.Cash = 1 + (dearCash-1)*float64(res-cash)/float64(res)
 	case cash > top && top > 0:
-		val.cash = 1 - (1-idleCash)*min(1, float64(cash-top)/float64(top))
+		val.Cash = 1 - (1-idleCash)*min(1, float64(cash-top)/float64(top))
 	}
 	if p.P.LandingWeight > 0 {
-		val.land, val.horizon = p.land, float64(p.P.Horizon)
+		p.fear = rentFear{land: p.land, horizon: float64(p.P.Horizon)}
+		val.Fear = &p.fear
 	}
 	return val
 }
 
-func (val valuer) of(r *monopoly.Rules, sq int) float64 {
-	if val.worth == nil {
-		return float64(r.Squares[sq].Price)
-	}
-	return val.worth[sq]
+// rentFear is a player with a landing model fearing a rival's monopoly
+// for the rent it would pay there over horizon turns, when that exceeds
+// its prices.
+type rentFear struct {
+	land    *landingModel
+	horizon float64
 }
 
-// groupValue is what owning all of a group adds: its members' worth.
-func (val valuer) groupValue(r *monopoly.Rules, mask uint64) float64 {
-	total := 0.0
+// Threat implements trade.Fear: the rent of three houses a street.
+func (f *rentFear) Threat(r *monopoly.Rules, mask uint64) float64 {
+	rent := 0.0
 	for m := mask; m != 0; m &= m - 1 {
-		total += val.of(r, bits.TrailingZeros64(m))
-	}
-	return total
-}
-
-// setShare is how much of a set's premium holding the squares of owned
-// in set mask earns: railroads and utilities, whose rent grows with every
-// one held, earn it a step at a time, from nothing for one to all of it
-// for the whole set.
-func setShare(owned, mask uint64) float64 {
-	k, n := bits.OnesCount64(owned&mask), bits.OnesCount64(mask)
-	if k <= 1 || n <= 1 {
-		return 0
-	}
-	return float64(k-1) / float64(n-1)
-}
-
-// threat is what a rival completing group mask costs: never less than its
-// printed prices or the player's own worth of the group, and for a player
-// with a landing model the rent it expects to pay there (three houses a
-// street) over its horizon of turns, when that is more.
-func (val valuer) threat(r *monopoly.Rules, mask uint64) float64 {
-	t := max(val.groupValue(r, mask), neutral.groupValue(r, mask))
-	if val.land != nil && r.Squares[bits.TrailingZeros64(mask)].Kind == monopoly.KindStreet {
-		rent := 0.0
-		for m := mask; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			rent += val.land.perTurn(sq, r.Squares[sq].Rent[devLevel])
-		}
-		t = max(t, rent*val.horizon)
-	}
-	return t
-}
-
-// maxLoss bounds every trade a personality makes or accepts, whatever its
-// taste: by the neutral valuation it never loses more than this share of
-// the larger side (or of $150). Taste, a stretch for a group, generosity
-// and a shortage of cash all move prices, but a lopsided gift is never
-// made: a completed colour group for a utility loses $610 of $760.
-const maxLoss = 0.4
-
-// fair reports whether o is within maxLoss for seat me by the neutral
-// valuation.
-func fair(v monopoly.View, me int, o monopoly.TradeOffer) bool {
-	gain, given := tradeValue(v, neutral, me, o)
-	return gain >= -maxLoss*max(given, gain+given, 150)
-}
-
-// fairFloor is the least net cash seat me must receive (negative: the most
-// it may pay) for the properties and cards of o to stay within maxLoss.
-func fairFloor(v monopoly.View, me int, o monopoly.TradeOffer) float64 {
-	o.GiveCash, o.GetCash = 0, 0
-	gain, given := tradeValue(v, neutral, me, o)
-	return -maxLoss*max(given, gain+given, 150) - gain
-}
-
-// jailCardValue is what a Get Out of Jail Free card is worth in a trade.
-const jailCardValue = 50
-
-// tradeValue is what offer o is worth under val to seat me, its proposer
-// or its target: the gain, and the value of everything it gives up
-// (against which margins are measured).
-func tradeValue(v monopoly.View, val valuer, me int, o monopoly.TradeOffer) (gain, given float64) {
-	r := v.Rules()
-	from, to := int(o.From), int(o.To)
-	in, out := o.GetSquares, o.GiveSquares
-	cashIn, cashOut := o.GetCash, o.GiveCash
-	cardsIn, cardsOut := o.GetCards, o.GiveCards
-	other := to
-	if me == to {
-		in, out, cashIn, cashOut, cardsIn, cardsOut = out, in, cashOut, cashIn, cardsOut, cardsIn
-		other = from
-	}
-	cw := val.cash
-	if cw == 0 {
-		cw = 1
-	}
-	gain = cw * float64(cashIn-cashOut)
-	given = cw * float64(cashOut)
-	for m := in; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		w := val.of(r, sq)
-		if v.Mortgaged(sq) {
-			w -= float64(r.UnmortgageCost(sq) + r.TransferFee(sq))
-		}
-		gain += val.weight * w
+		rent += f.land.perTurn(sq, r.Squares[sq].Rent[devLevel])
 	}
-	for m := out; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		w := val.of(r, sq)
-		if v.Mortgaged(sq) {
-			w -= float64(r.UnmortgageCost(sq))
-		}
-		gain -= val.weight * w
-		given += val.weight * w
-	}
-	cards := float64(jailCardValue * (bits.OnesCount8(cardsIn) - bits.OnesCount8(cardsOut)))
-	gain += cards
-	given += float64(jailCardValue * bits.OnesCount8(cardsOut))
-
-	mine, theirs := v.OwnedMask(me), v.OwnedMask(other)
-	mineAfter, theirsAfter := mine&^out|in, theirs&^in|out
-	var seen uint64
-	for m := in | out; m != 0; m &= m - 1 {
-		gm := r.GroupMask(bits.TrailingZeros64(m))
-		if gm == 0 || seen&gm != 0 {
-			continue
-		}
-		seen |= gm
-		bonus := val.groupValue(r, gm)
-		if r.Squares[bits.TrailingZeros64(gm)].Kind != monopoly.KindStreet {
-			bonus = neutral.groupValue(r, gm) // a taste for railroads is in their worth, not twice
-			if d := setShare(mineAfter, gm) - setShare(mine, gm); d > 0 {
-				gain += val.stretch * d * bonus
-			} else {
-				gain += d * bonus
-				given -= d * bonus
-			}
-			// A rival's growing set is not charged to the seller: its
-			// rent rises gradually, and charging both shares would price
-			// every railroad twice.
-			continue
-		}
-		switch {
-		case mine&gm != gm && mineAfter&gm == gm:
-			gain += val.stretch * bonus
-		case mine&gm == gm && mineAfter&gm != gm:
-			gain -= bonus
-			given += bonus
-		}
-		if theirs&gm != gm && theirsAfter&gm == gm {
-			t := val.threat(r, gm)
-			gain -= t
-			given += t
-		}
-	}
-	return gain, given
+	return rent * f.horizon
 }
 
 // respond answers a proposal. Open deals: accept when the gain by its own
@@ -231,8 +82,8 @@ func (p *Player) respond(v monopoly.View, me int) monopoly.Action {
 		return p.answerSealed(v, me, o)
 	}
 	own := p.own(v)
-	gain, given := tradeValue(v, own, me, o)
-	their, _ := tradeValue(v, neutral, int(o.From), o)
+	gain, given := own.Value(v, me, o)
+	their, _ := trade.Neutral.Value(v, int(o.From), o)
 	margin := p.P.AcceptMargin
 	if p.negotiating(v, o) && !p.prof.style.hard {
 		margin = -p.P.Generosity
@@ -244,7 +95,7 @@ func (p *Player) respond(v monopoly.View, me int) monopoly.Action {
 	switch {
 	case o.GetCash > 0 && f.cash-int(o.GetCash) < p.P.TradeReserve:
 		f.sit = sitRejectCash
-	case gain >= need && fair(v, me, o):
+	case gain >= need && trade.Fair(v, me, o):
 		a.Kind, f.sit = monopoly.ActAcceptTrade, sitAccept
 	default:
 		f.sit = sitReject
@@ -253,7 +104,7 @@ func (p *Player) respond(v monopoly.View, me int) monopoly.Action {
 			p.pendingSet = true
 			f.sit, f.offer = sitCounter, c
 			f.after = f.cash - int(c.GiveCash) + int(c.GetCash)
-			cg, _ := tradeValue(v, own, me, c)
+			cg, _ := own.Value(v, me, c)
 			f.gain = int(math.Round(cg))
 			return monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &p.offer}
 		}
@@ -275,7 +126,7 @@ func (p *Player) negotiating(v monopoly.View, o monopoly.TradeOffer) bool {
 // properties and cards, with the cash that brings its gain to need (the
 // Hustler, and anyone after the first counter, meets the other side
 // halfway, but never below its break-even).
-func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own valuer, gain, need float64) (monopoly.TradeOffer, bool) {
+func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own trade.Valuer, gain, need float64) (monopoly.TradeOffer, bool) {
 	r := v.Rules()
 	if r.DealProtocol != monopoly.DealsOpen || v.TradeRound() >= r.CounterOffers {
 		return monopoly.TradeOffer{}, false
@@ -291,8 +142,8 @@ func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own val
 	// Its side of the same exchange, cash left out.
 	c := monopoly.TradeOffer{From: int8(me), To: o.From, GiveSquares: o.GetSquares, GetSquares: o.GiveSquares,
 		GiveCards: o.GetCards, GetCards: o.GiveCards}
-	assets, _ := tradeValue(v, own, me, c)
-	x := (target - assets) / own.cash // the net cash it must receive
+	assets, _ := own.Value(v, me, c)
+	x := (target - assets) / own.Cash // the net cash it must receive
 	switch {
 	case x > 0:
 		c.GetCash = int64(math.Ceil(x/5) * 5)
@@ -310,7 +161,7 @@ func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own val
 		return monopoly.TradeOffer{}, false // nothing would change
 	}
 	a := monopoly.Action{Kind: monopoly.ActCounterTrade, Player: me, Offer: &c}
-	if !fair(v, me, c) || v.Check(a) != nil {
+	if !trade.Fair(v, me, c) || v.Check(a) != nil {
 		return monopoly.TradeOffer{}, false
 	}
 	return c, true
@@ -325,9 +176,9 @@ func (p *Player) counter(v monopoly.View, me int, o monopoly.TradeOffer, own val
 func (p *Player) answerSealed(v monopoly.View, me int, o monopoly.TradeOffer) monopoly.Action {
 	f := &p.why
 	own := p.own(v)
-	assets, given := tradeValue(v, own, me, o)
+	assets, given := own.Value(v, me, o)
 	need := p.P.AcceptMargin * math.Max(given, 100)
-	x := max((need-assets)/own.cash, fairFloor(v, me, o))
+	x := max((need-assets)/own.Cash, trade.FairFloor(v, me, o))
 	f.gain, f.need = int(math.Round(assets)), int(math.Round(need))
 	a := monopoly.Action{Kind: monopoly.ActRejectTrade, Player: me}
 	if x > 0 {
@@ -448,7 +299,7 @@ func (p *Player) propose(v monopoly.View, me int, raising bool) (monopoly.Action
 	}
 	p.pending, p.pendingSet = c.o, true
 	p.pending.From = int8(me)
-	their, _ := tradeValue(v, neutral, int(c.o.To), p.pending)
+	their, _ := trade.Neutral.Value(v, int(c.o.To), p.pending)
 	f := &p.why
 	f.sit, f.partner, f.offer, f.sq, f.kind = sitPropose, int(c.o.To), p.pending, c.want, c.kind
 	f.gain, f.their = int(math.Round(c.own)), int(math.Round(their))
@@ -590,7 +441,7 @@ func (p *Player) candidates(v monopoly.View, me, q int, raising bool, buf []cand
 				try(o, kind)
 			}
 			// A makeweight standing in for the cash it would otherwise pay.
-			if their, _ := tradeValue(v, neutral, q, base); their < 0 {
+			if their, _ := trade.Neutral.Value(v, q, base); their < 0 {
 				if j := makeweight(v, me, p.completeStreets(v, mine)|r.GroupMask(w), -their); j >= 0 {
 					o := base
 					o.GiveSquares = 1 << j
@@ -687,9 +538,9 @@ func makeweight(v monopoly.View, me int, skip uint64, target float64) int {
 // sweetened by up to generosity), and returns it if the proposer's own
 // gain is at least minOwn of what it gives and the cash can be paid.
 func (p *Player) price(v monopoly.View, me, q int, o monopoly.TradeOffer, want, kind int, minOwn float64) (candidate, bool) {
-	their, stake := tradeValue(v, neutral, q, o)
+	their, stake := trade.Neutral.Value(v, q, o)
 	if kind == offerSale || kind == offerSell {
-		stake, _ = tradeValue(v, neutral, me, o)
+		stake, _ = trade.Neutral.Value(v, me, o)
 		stake = -stake
 	}
 	ask := p.P.AskMargin
@@ -718,8 +569,8 @@ func (p *Player) price(v monopoly.View, me, q int, o monopoly.TradeOffer, want, 
 	case o.GiveSquares|o.GetSquares == 0:
 		return candidate{}, false
 	}
-	gain, given := tradeValue(v, p.own(v), me, o)
-	if gain < minOwn*math.Max(given, 100) || !fair(v, me, o) {
+	gain, given := p.own(v).Value(v, me, o)
+	if gain < minOwn*math.Max(given, 100) || !trade.Fair(v, me, o) {
 		return candidate{}, false
 	}
 	return candidate{o: o, own: gain, kind: kind, want: want}, true

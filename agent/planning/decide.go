@@ -3,8 +3,8 @@ package planning
 import (
 	"math/bits"
 
-	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -80,7 +80,7 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		price := v.Rules().Squares[d.Square].Price
 		room := v.Cash(me) - pl.P.CashReserve
 		cs := pl.cands[:0]
-		for i, l := range [...]int{max(0, baselineLimit(v, d, &pl.P)), 0, price / 2, price, price * 3 / 2, price * 2} {
+		for i, l := range [...]int{max(0, pl.base.BidLimit(v, me, d.Square)), 0, price / 2, price, price * 3 / 2, price * 2} {
 			switch {
 			case i == 0:
 			case l == 0: // dropping out, unless the default does
@@ -101,19 +101,6 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 	return bidUpTo(v, d, pl.bidLimit)
 }
 
-// baselineLimit is the most the baseline bids for the square on offer.
-func baselineLimit(v monopoly.View, d monopoly.Decision, p *agent.Params) int {
-	me := d.Player
-	value := float64(v.Rules().Squares[d.Square].Price)
-	switch {
-	case bots.Completes(v, me, d.Square):
-		value *= p.BidCompletes
-	case bots.Strategic(v, me, d.Square):
-		value *= p.BidBlocks
-	}
-	return min(int(value), v.Cash(me)-p.CompleteReserve)
-}
-
 func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	cs := pl.withDefault(v, d)
@@ -126,11 +113,13 @@ func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Act
 	return pl.choose(v, cs)
 }
 
-// decideTrade answers an offer. Under sealed deals the proposer's limit
-// is hidden (a fork sets it to 0), so no rollout can settle the deal: it
-// answers from its valuation alone, as the baseline does, with the least
-// it takes for what changes hands (the printed prices, and the value of a
-// colour group completed either way).
+// decideTrade answers an offer by rollouts, accepting only what
+// trade.Fair allows (as the default, the baseline's answer, does). Under
+// sealed deals the proposer's limit is hidden (a fork sets it to 0), so
+// no rollout can settle the deal: it answers from its valuation alone, as
+// the baseline does, with the least it takes for what changes hands (the
+// printed prices, and the value of a colour group completed either way,
+// never less than trade.Fair allows).
 func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	if v.Rules().DealProtocol == monopoly.DealsSealed {
@@ -138,7 +127,9 @@ func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Ac
 	}
 	cs := pl.withDefault(v, d)
 	cs = alternative(cs, act(monopoly.ActRejectTrade, me, 0))
-	cs = alternative(cs, act(monopoly.ActAcceptTrade, me, 0))
+	if trade.Fair(v, me, v.PendingOffer()) {
+		cs = alternative(cs, act(monopoly.ActAcceptTrade, me, 0))
+	}
 	return pl.choose(v, cs)
 }
 

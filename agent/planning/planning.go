@@ -25,8 +25,9 @@
 // (for cash, or for a property it has no use for and cash), and selling
 // a street that completes an opponent's group. Each offer is priced by
 // asking a baseline in a copy of the position for the least cash it
-// takes (or the most it pays). It builds only at the end of its turn,
-// and answers everything else as the baseline.
+// takes (or the most it pays). No offer it makes, sale it plays out or
+// offer it accepts fails trade.Fair. It builds only at the end of its
+// turn, and answers everything else as the baseline.
 package planning
 
 import (
@@ -38,12 +39,14 @@ import (
 )
 
 func init() {
+	planning := append(bots.BaselineKnobs(), "rollouts", "horizon", "win_weight", "net_worth_weight", "cash_weight",
+		"monopoly_weight", "plan_property_weight", "bankruptcy_penalty", "confidence")
 	agent.Register(agent.Bot{Name: "planning", Doc: "plays out every real choice in forked games (rollouts) and takes the best; hunts trades",
-		Defaults: PlanningParams(),
-		Make:     func(p agent.Params, seat int, seed uint64) agent.Agent { return NewPlanner(p, seed) }})
+		Defaults: PlanningParams(), Reads: planning,
+		Make: func(p agent.Params, seat int, seed uint64) agent.Agent { return NewPlanner(p, seed) }})
 	agent.Register(agent.Bot{Name: "adaptive", Doc: "plans high-leverage choices, plays cautious when cash is tight, baseline otherwise",
-		Defaults: AdaptiveParams(),
-		Make:     func(p agent.Params, seat int, seed uint64) agent.Agent { return NewAdaptive(p, seed) }})
+		Defaults: AdaptiveParams(), Reads: append(planning[:len(planning):len(planning)], "tight_cash", "thin_cash"),
+		Make: func(p agent.Params, seat int, seed uint64) agent.Agent { return NewAdaptive(p, seed) }})
 }
 
 // PlanningParams are the planning player's parameters: the baseline's

@@ -251,3 +251,48 @@ func TestStrength(t *testing.T) {
 		}
 	}
 }
+
+// No planner makes or accepts a lopsided gift in play: every trade that
+// planning and adaptive players propose, counter or accept, in games with
+// the baseline and the cautious player under each protocol, loses at most
+// mildly by the neutral valuation (monopolytest.Judge).
+func TestNoLopsidedGiftsInPlay(t *testing.T) {
+	var j monopolytest.Judge
+	planners := 0
+	for _, doc := range []string{"max_rounds: 300", "max_rounds: 300\ndeal_protocol: sealed", "max_rounds: 300\ncounter_offers: 5"} {
+		r := monopolytest.Rules(t, doc)
+		for i := range 20 {
+			seed := arena.GameSeed(23, i)
+			names := []string{"planning", "adaptive", "baseline", "cautious"}
+			g := monopoly.New(r, 4, seed)
+			agents := make([]agent.Agent, 4)
+			for s := range 4 {
+				sp := agent.ParamSpec{}
+				if n := names[(s+i)%4]; n == "planning" || n == "adaptive" {
+					sp = spec(t, fast)
+				}
+				var err error
+				if agents[s], err = agent.NewWith(names[(s+i)%4], sp, s, arena.SeatSeed(seed, s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for !g.Over() {
+				d := g.Pending()
+				a := agents[d.Player].Decide(g.View(d.Player), d)
+				name := names[(d.Player+i)%4]
+				before := j
+				j.Check(t, g, a, fmt.Sprintf("%s (%q), game %d", name, doc, i))
+				if j != before && (name == "planning" || name == "adaptive") {
+					planners++
+				}
+				if err := g.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if planners < 200 || j.Accepted < 100 {
+		t.Fatalf("%d trades by planners, %d acceptances in all: too few to judge", planners, j.Accepted)
+	}
+	t.Logf("%d trades judged (%d by planners), %d acceptances", j.Proposed+j.Accepted, planners, j.Accepted)
+}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -13,7 +14,8 @@ import (
 // cash the target accepts (or the most it pays), asking a baseline in a
 // copy of the position. Under sealed deals the same search finds the
 // limit that meets the target's own: the cash then settles at the
-// target's limit. Rollouts then decide whether the deal is worth making.
+// target's limit. Offers that trade.Fair refuses are dropped; rollouts
+// then decide whether the deal is worth making.
 
 // proposals adds to cs the trades worth trying:
 //   - for each colour group, the streets it lacks from one opponent, when
@@ -60,7 +62,7 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 			probe()
 			o := monopoly.TradeOffer{To: int8(target), GetSquares: get}
 			if o, ok := pl.cheapest(v, me, o); ok {
-				cs = pl.addOffer(cs, me, o)
+				cs = pl.addOffer(v, cs, me, o)
 			}
 			if !completes {
 				continue
@@ -72,7 +74,7 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 				}
 				o.GiveSquares = 1 << sq
 				if o, ok := pl.cheapest(v, me, o); ok {
-					cs = pl.addOffer(cs, me, o)
+					cs = pl.addOffer(v, cs, me, o)
 				}
 			}
 		}
@@ -88,7 +90,7 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 			}
 			probe()
 			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > 0 {
-				cs = pl.addOffer(cs, me, o)
+				cs = pl.addOffer(v, cs, me, o)
 			}
 		}
 	}
@@ -108,7 +110,9 @@ func blocks(v monopoly.View, me, target int, get, mask uint64) bool {
 
 // sales adds to cs the sales that raise the most cash: for each property
 // it may give away, the opponent that pays most for it, if that is more
-// than mortgaging it raises.
+// than mortgaging it raises and trade.Fair allows it. Short of cash it
+// may sell below a property's worth, but within trade.MaxLoss: a street
+// that completes the buyer's group is not sold for a pittance.
 func (pl *Planner) sales(v monopoly.View, me int, cs []candidate) []candidate {
 	r := v.Rules()
 	probed := false
@@ -126,12 +130,12 @@ func (pl *Planner) sales(v monopoly.View, me int, cs []candidate) []candidate {
 				pl.startProbe(v)
 				probed = true
 			}
-			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > best.GetCash {
+			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > best.GetCash && trade.Fair(v, me, o) {
 				best = o
 			}
 		}
 		if int(best.GetCash) > r.Squares[sq].Mortgage {
-			cs = pl.addOffer(cs, me, best)
+			cs = pl.addOffer(v, cs, me, best)
 		}
 	}
 	return cs
@@ -163,8 +167,14 @@ func payable(v monopoly.View, me, sq int) bool {
 	return bits.OnesCount64(v.OwnedMask(me)&gm) < 2 && !built(v, gm)
 }
 
-func (pl *Planner) addOffer(cs []candidate, me int, o monopoly.TradeOffer) []candidate {
-	if len(cs) == maxCandidates {
+// addOffer adds the proposal of o to cs, unless trade.Fair refuses it.
+// Every trade candidate passes here: rollouts of a few dozen forks over a
+// short horizon cannot tell a gift whose cost comes later (a street that
+// completes an opponent's group, sold for what an opponent short of cash
+// can pay) from noise, and a candidate re-tried turn after turn clears
+// the Confidence bar now and then by chance.
+func (pl *Planner) addOffer(v monopoly.View, cs []candidate, me int, o monopoly.TradeOffer) []candidate {
+	if len(cs) == maxCandidates || !trade.Fair(v, me, o) {
 		return cs
 	}
 	c := candidate{offer: o}

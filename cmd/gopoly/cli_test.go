@@ -340,6 +340,28 @@ func TestCLI(t *testing.T) {
 		if buys[1] != 0 || buys[0] == 0 {
 			t.Fatalf("purchases per seat %v: seat 1 must buy nothing", buys)
 		}
+		if stderr != "" {
+			t.Errorf("a knob the seat reads: stderr %q", stderr)
+		}
+	})
+
+	t.Run("unread-params", func(t *testing.T) {
+		// Knobs the seated bots ignore are run with a warning each.
+		params := filepath.Join(dir, "unread.yaml")
+		if err := os.WriteFile(params, []byte("all: {rollouts: 8}\nseats:\n  1: {valuation_bias: 0.5, hurdle: 0.1}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"sim", "--games", "10", "--bots", "baseline", "--params", params, "--json"},
+			{"play", "--bots", "baseline", "--params", params, "--json"},
+		} {
+			_, stderr, code := cliRun(t, args...)
+			want := "gopoly: warning: all seats: rollouts is read by none of the bots seated\n" +
+				"gopoly: warning: seat 1: hurdle is not read by baseline\n"
+			if code != 0 || stderr != want {
+				t.Errorf("%v: exit %d, stderr %q, want %q", args, code, stderr, want)
+			}
+		}
 	})
 
 	t.Run("params-bare-seat", func(t *testing.T) {

@@ -108,6 +108,14 @@ func endings(finished, capped, stalled, maxRounds int) string {
 	return s
 }
 
+// warnUnread warns, on w, of parameter overrides that change nothing for
+// the bots seated (bots: the bot of each seat).
+func warnUnread(w io.Writer, p agent.SeatParams, bots []string) {
+	for _, line := range p.Unread(bots) {
+		fmt.Fprintln(w, "gopoly: warning:", line)
+	}
+}
+
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

@@ -79,6 +79,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 			if err := params.Check(players); err != nil {
 				return usageErr(err)
 			}
+			warnUnread(cmd.ErrOrStderr(), params, seats)
 			out := bufio.NewWriter(cmd.OutOrStdout())
 			defer out.Flush()
 			var log playLog

@@ -56,6 +56,11 @@ the games finished before it are reported, then the error (exit 1).`,
 			if len(names) > players {
 				return usageErr(fmt.Errorf("sim: %d bots for %d players: name at most one bot per player (a shorter list is repeated)", len(names), players))
 			}
+			seated := make([]string, players)
+			for i := range seated {
+				seated[i] = c.SeatBot(i)
+			}
+			warnUnread(cmd.ErrOrStderr(), params, seated)
 			if c.Workers <= 0 {
 				c.Workers = runtime.GOMAXPROCS(0)
 			}

@@ -1,0 +1,87 @@
+package trade_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gopoly/gopoly/agent/trade"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
+)
+
+// Seat 0 holds New York Avenue, the orange seat 1 lacks, and Electric
+// Company; seat 1 holds the two other oranges and Water Works.
+func position(t *testing.T) *monopoly.Game {
+	t.Helper()
+	return monopolytest.Position(t, monopolytest.Rules(t, ""), 0, []int{1500, 1500},
+		monopolytest.Owned{Name: "New York Avenue", Owner: 0}, monopolytest.Owned{Name: "Electric Company", Owner: 0},
+		monopolytest.Owned{Name: "St. James Place", Owner: 1}, monopolytest.Owned{Name: "Tennessee Avenue", Owner: 1},
+		monopolytest.Owned{Name: "Water Works", Owner: 1})
+}
+
+// Handing over the street that completes a rival's group is worth the
+// street and the group (200 + 560) to the seller: for a utility, or for
+// less than MaxLoss of that short of it, Fair refuses it; FairFloor is
+// the exact least price; the buyer is never refused a bargain.
+func TestFair(t *testing.T) {
+	g := position(t)
+	r := g.Rules()
+	ny := uint64(1) << monopolytest.Square(t, r, "New York Avenue")
+	water := uint64(1) << monopolytest.Square(t, r, "Water Works")
+	sell := monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny}
+	floor := trade.FairFloor(g.View(0), 0, sell)
+	if want := 760 * (1 - trade.MaxLoss); math.Abs(floor-want) > 1e-9 {
+		t.Fatalf("FairFloor %v, want %v", floor, want)
+	}
+	for _, c := range []struct {
+		name string
+		o    monopoly.TradeOffer
+		fair bool
+	}{
+		{"for a utility", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetSquares: water}, false},
+		{"for its price", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: 200}, false},
+		{"a dollar under the floor", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: int64(math.Ceil(floor)) - 1}, false},
+		{"at the floor", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: int64(math.Ceil(floor))}, true},
+		{"at the group's worth", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: 760}, true},
+	} {
+		if got := trade.Fair(g.View(0), 0, c.o); got != c.fair {
+			t.Errorf("seller, %s: Fair %v, want %v", c.name, got, c.fair)
+		}
+		if !trade.Fair(g.View(1), 1, c.o) {
+			t.Errorf("buyer, %s: refused", c.name)
+		}
+	}
+}
+
+// A valuer's taste moves its value: a stretch for its own group, a weight
+// on property, what it fears of a rival's group.
+func TestValuerTaste(t *testing.T) {
+	g := position(t)
+	r := g.Rules()
+	ny := uint64(1) << monopolytest.Square(t, r, "New York Avenue")
+	buy := monopoly.TradeOffer{From: 1, To: 0, GetSquares: ny, GiveCash: 500}
+	gain := func(val trade.Valuer, me int) float64 { x, _ := val.Value(g.View(me), me, buy); return x }
+	base := gain(trade.Neutral, 1)
+	if base != 760-500 {
+		t.Fatalf("the buyer's neutral gain %v, want %v", base, 760-500)
+	}
+	stretched := trade.Neutral
+	stretched.Stretch = 2
+	if got := gain(stretched, 1); got != base+560 {
+		t.Errorf("stretch 2: gain %v, want %v", got, base+560)
+	}
+	weighted := trade.Neutral
+	weighted.Weight = 2
+	if got := gain(weighted, 1); got != base+200 {
+		t.Errorf("weight 2: gain %v, want %v", got, base+200)
+	}
+	afraid := trade.Neutral
+	afraid.Fear = fear(5000)
+	if got, want := gain(afraid, 0), gain(trade.Neutral, 0)-(5000-560); got != want {
+		t.Errorf("fearing the oranges at $5,000: the seller's gain %v, want %v", got, want)
+	}
+}
+
+type fear float64
+
+func (f fear) Threat(*monopoly.Rules, uint64) float64 { return float64(f) }
