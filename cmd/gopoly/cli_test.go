@@ -318,30 +318,40 @@ func TestCLI(t *testing.T) {
 	})
 
 	t.Run("params", func(t *testing.T) {
-		// A seat that keeps a reserve larger than anyone's cash never buys.
-		params := filepath.Join(dir, "params.yaml")
-		if err := os.WriteFile(params, []byte("seats:\n  1: {cash_reserve: 100000, complete_reserve: 100000}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, stderr, code := cliRun(t, "play", "--seed", "4", "--json", "--params", params)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		buys := map[float64]int{}
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var e map[string]any
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Fatalf("%v: %s", err, line)
+		// A seat that keeps a reserve larger than anyone's cash never buys,
+		// whether it is given under seats: or, as in an experiment's
+		// params, by its bare index.
+		for _, tc := range []struct {
+			doc  string
+			seat float64
+		}{
+			{"seats:\n  1: {cash_reserve: 100000, complete_reserve: 100000}\n", 1},
+			{"2: {cash_reserve: 100000, complete_reserve: 100000}\n", 2},
+		} {
+			params := filepath.Join(dir, "params.yaml")
+			if err := os.WriteFile(params, []byte(tc.doc), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			if e["kind"] == "buy" {
-				buys[e["player"].(float64)]++
+			out, stderr, code := cliRun(t, "play", "--seed", "4", "--json", "--params", params)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
 			}
-		}
-		if buys[1] != 0 || buys[0] == 0 {
-			t.Fatalf("purchases per seat %v: seat 1 must buy nothing", buys)
-		}
-		if stderr != "" {
-			t.Errorf("a knob the seat reads: stderr %q", stderr)
+			buys := map[float64]int{}
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var e map[string]any
+				if err := json.Unmarshal([]byte(line), &e); err != nil {
+					t.Fatalf("%v: %s", err, line)
+				}
+				if e["kind"] == "buy" {
+					buys[e["player"].(float64)]++
+				}
+			}
+			if buys[tc.seat] != 0 || buys[0] == 0 {
+				t.Fatalf("%q: purchases per seat %v: seat %v must buy nothing", tc.doc, buys, tc.seat)
+			}
+			if stderr != "" {
+				t.Errorf("a knob the seat reads: stderr %q", stderr)
+			}
 		}
 	})
 
@@ -361,31 +371,6 @@ func TestCLI(t *testing.T) {
 			if code != 0 || stderr != want {
 				t.Errorf("%v: exit %d, stderr %q, want %q", args, code, stderr, want)
 			}
-		}
-	})
-
-	t.Run("params-bare-seat", func(t *testing.T) {
-		// A seat index may stand alone, as in an experiment's params.
-		params := filepath.Join(dir, "bare.yaml")
-		if err := os.WriteFile(params, []byte("2: {cash_reserve: 100000, complete_reserve: 100000}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, stderr, code := cliRun(t, "play", "--seed", "4", "--json", "--params", params)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		buys := map[float64]int{}
-		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var e map[string]any
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Fatalf("%v: %s", err, line)
-			}
-			if e["kind"] == "buy" {
-				buys[e["player"].(float64)]++
-			}
-		}
-		if buys[2] != 0 || buys[0] == 0 {
-			t.Fatalf("purchases per seat %v: seat 2 must buy nothing", buys)
 		}
 	})
 
