@@ -429,7 +429,9 @@ func checkSummary(dir string, variants int) string {
 }
 
 // eachLine calls f with the index and bytes of every complete line of a
-// file (none if it does not exist).
+// file (none if it does not exist). An unfinished last line is a game
+// still being written (or lost by a killed run, which a resume drops): it
+// is not passed on.
 func eachLine(path string, f func(m int, line []byte) error) error {
 	file, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -455,35 +457,15 @@ func eachLine(path string, f func(m int, line []byte) error) error {
 }
 
 // eachRecord calls f with every complete record of a results file (none
-// if it does not exist).
+// if it does not exist), numbering lines from 1.
 func eachRecord(path string, f func(line int, rec *GameRecord) error) error {
-	file, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	defer file.Close()
-	r := bufio.NewReaderSize(file, 1<<16)
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if err == io.EOF {
-			// An unfinished last line is a game still being written (or
-			// lost by a killed run, which a resume drops): not counted.
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("arena: %w", err)
-		}
+	return eachLine(path, func(m int, line []byte) error {
 		var rec GameRecord
 		if err := json.Unmarshal(line, &rec); err != nil {
-			return badDir("%s:%d: %v", path, n, err)
+			return badDir("%s:%d: %v", path, m+1, err)
 		}
-		if err := f(n, &rec); err != nil {
-			return err
-		}
-	}
+		return f(m+1, &rec)
+	})
 }
 
 // WriteSummaries writes s, the summary of the directory's results (see
