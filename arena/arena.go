@@ -192,17 +192,14 @@ func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, err
 
 // Summary aggregates a run.
 type Summary struct {
-	Games      int              `json:"games"`
-	Seconds    float64          `json:"seconds"`
-	CPUSeconds float64          `json:"cpu_seconds"`
-	GamesPerS  float64          `json:"games_per_sec"`
-	GamesPerCS float64          `json:"games_per_cpu_sec"`
-	Rolls      int64            `json:"rolls"`
-	Decisions  int64            `json:"decisions"`
-	Finished   int              `json:"finished"`
-	Capped     int              `json:"capped"`  // stalled games included
-	Stalled    int              `json:"stalled"` // adjourned after MaxDecisions decisions
-	Ties       int              `json:"ties"`
+	Games      int     `json:"games"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	GamesPerS  float64 `json:"games_per_sec"`
+	GamesPerCS float64 `json:"games_per_cpu_sec"`
+	Rolls      int64   `json:"rolls"`
+	Decisions  int64   `json:"decisions"`
+	Endings
 	RoundsMean float64          `json:"rounds_mean"`
 	RoundsMed  float64          `json:"rounds_median"`
 	Wins       map[string]int   `json:"wins"`
@@ -210,6 +207,29 @@ type Summary struct {
 	ByBot      map[string]BotWR `json:"by_bot"`
 	Workers    int              `json:"workers"`
 	Seed       uint64           `json:"seed"`
+}
+
+// Endings counts how the games of a run, tournament or variant ended.
+type Endings struct {
+	Finished int `json:"finished"` // by bankruptcies
+	Capped   int `json:"capped"`   // as timed games: at the round limit, or stalled
+	Stalled  int `json:"stalled"`  // adjourned after MaxDecisions decisions
+	Ties     int `json:"ties"`     // capped without a single richest player
+}
+
+// Add counts one game.
+func (e *Endings) Add(capped, stalled bool, winner int) {
+	if capped {
+		e.Capped++
+	} else {
+		e.Finished++
+	}
+	if stalled {
+		e.Stalled++
+	}
+	if winner < 0 {
+		e.Ties++
+	}
 }
 
 // SeatWins is one seat's wins with a 95% Wilson interval.
@@ -238,18 +258,9 @@ func Summarize(c Config, results []GameResult) Summary {
 		s.Rolls += r.Rolls
 		s.Decisions += r.Decisions
 		rounds[i] = float64(r.Rounds)
-		if r.Stalled {
-			s.Stalled++
-		}
-		if r.Capped {
-			s.Capped++
-		} else {
-			s.Finished++
-		}
+		s.Add(r.Capped, r.Stalled, r.Winner)
 		if r.Winner >= 0 {
 			seatWins[r.Winner]++
-		} else {
-			s.Ties++
 		}
 	}
 	s.RoundsMean = stats.Mean(rounds)

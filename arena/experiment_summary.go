@@ -63,13 +63,10 @@ func (d *digester) digest() *ResultsDigest {
 
 // VariantSummary sums up a variant's games: variants/NAME/summary.json.
 type VariantSummary struct {
-	Name     string `json:"name"`
-	Games    int    `json:"games"`
-	Rotate   bool   `json:"rotate"`
-	Finished int    `json:"finished"` // ended by bankruptcies
-	Capped   int    `json:"capped"`   // ended at the round limit, or stalled
-	Stalled  int    `json:"stalled"`  // adjourned after MaxDecisions decisions
-	Ties     int    `json:"ties"`     // capped without a single richest player
+	Name   string `json:"name"`
+	Games  int    `json:"games"`
+	Rotate bool   `json:"rotate"`
+	Endings
 	// Rounds is the distribution of game length in rounds.
 	Rounds        Distribution  `json:"rounds"`
 	RollsMean     float64       `json:"rolls_mean"`
@@ -201,12 +198,12 @@ const (
 
 // variantAcc sums one variant's games.
 type variantAcc struct {
-	games, capped, ties int
-	stalled             int
-	rounds              []float64
-	rolls, decisions    float64
-	metrics             bool
-	seats               []seatAcc
+	games            int
+	endings          Endings
+	rounds           []float64
+	rolls, decisions float64
+	metrics          bool
+	seats            []seatAcc
 }
 
 func (a *variantAcc) add(rec *GameRecord) error {
@@ -214,15 +211,8 @@ func (a *variantAcc) add(rec *GameRecord) error {
 	a.rounds = append(a.rounds, float64(rec.Rounds))
 	a.rolls += float64(rec.Rolls)
 	a.decisions += float64(rec.Decisions)
-	if rec.Capped {
-		a.capped++
-	}
-	if rec.Stalled {
-		a.stalled++
-	}
-	if rec.Winner < 0 {
-		a.ties++
-	} else if rec.Winner < len(a.seats) {
+	a.endings.Add(rec.Capped, rec.Stalled, rec.Winner)
+	if rec.Winner >= 0 && rec.Winner < len(a.seats) {
 		a.seats[rec.Winner].wins++
 	}
 	if len(rec.Players) != len(a.seats) {
@@ -259,7 +249,7 @@ func (a *variantAcc) add(rec *GameRecord) error {
 }
 
 func (a *variantAcc) result(v *Variant) VariantSummary {
-	s := VariantSummary{Name: v.Name, Games: a.games, Rotate: v.Rotate, Finished: a.games - a.capped, Capped: a.capped, Stalled: a.stalled, Ties: a.ties,
+	s := VariantSummary{Name: v.Name, Games: a.games, Rotate: v.Rotate, Endings: a.endings,
 		Rounds: distribution(a.rounds)}
 	per := func(x float64) float64 {
 		if a.games == 0 {

@@ -288,17 +288,16 @@ func (t *Tournament) Play(ctx context.Context, emit func(TournamentGame) error) 
 // Tally accumulates a tournament's games, in game order, into its
 // result.
 type Tally struct {
-	t                      *Tournament
-	games                  int
-	finished, capped, ties int
-	stalled                int
-	rounds                 []float64
-	seats, appear          []int   // per name
-	wins                   []int64 // per name, in shareUnits
-	seatWins               []int64 // per seat position, in shareUnits
-	rating                 *RatingSet
-	players                []int // scratch: name per seat
-	rolls, decisions       int64
+	t                *Tournament
+	games            int
+	endings          Endings
+	rounds           []float64
+	seats, appear    []int   // per name
+	wins             []int64 // per name, in shareUnits
+	seatWins         []int64 // per seat position, in shareUnits
+	rating           *RatingSet
+	players          []int // scratch: name per seat
+	rolls, decisions int64
 }
 
 // NewTally returns an empty tally for t's games.
@@ -347,17 +346,7 @@ func (a *Tally) Add(g TournamentGame) error {
 		}
 	}
 	a.games++
-	if g.Stalled {
-		a.stalled++
-	}
-	if g.Capped {
-		a.capped++
-	} else {
-		a.finished++
-	}
-	if g.Winner < 0 {
-		a.ties++
-	}
+	a.endings.Add(g.Capped, g.Stalled, g.Winner)
 	a.rounds = append(a.rounds, float64(g.Rounds))
 	a.rolls += g.Rolls
 	a.decisions += g.Decisions
@@ -404,23 +393,20 @@ type SeatResult struct {
 
 // TournamentSummary is the full result: summary.json.
 type TournamentSummary struct {
-	Games          int          `json:"games"`
-	Players        int          `json:"players"`
-	Bots           []BotResult  `json:"bots"`
-	GamesRequested int          `json:"games_requested"`
-	Seed           uint64       `json:"seed"`
-	Entrants       []string     `json:"entrants"`
-	MaxRounds      int          `json:"max_rounds"`
-	SeatCycle      int          `json:"seat_cycle"`
-	OrderCycle     int          `json:"order_cycle"` // 0: circles drawn at random
-	Finished       int          `json:"finished"`
-	Capped         int          `json:"capped"`  // stalled games included
-	Stalled        int          `json:"stalled"` // adjourned after MaxDecisions decisions
-	Ties           int          `json:"ties"`
-	RoundsMean     float64      `json:"rounds_mean"`
-	RoundsMedian   float64      `json:"rounds_median"`
-	Seats          []SeatResult `json:"seats"`
-	Resamples      int          `json:"rating_resamples"`
+	Games          int         `json:"games"`
+	Players        int         `json:"players"`
+	Bots           []BotResult `json:"bots"`
+	GamesRequested int         `json:"games_requested"`
+	Seed           uint64      `json:"seed"`
+	Entrants       []string    `json:"entrants"`
+	MaxRounds      int         `json:"max_rounds"`
+	SeatCycle      int         `json:"seat_cycle"`
+	OrderCycle     int         `json:"order_cycle"` // 0: circles drawn at random
+	Endings
+	RoundsMean   float64      `json:"rounds_mean"`
+	RoundsMedian float64      `json:"rounds_median"`
+	Seats        []SeatResult `json:"seats"`
+	Resamples    int          `json:"rating_resamples"`
 }
 
 // Summary scores the games counted so far; rating intervals come from
@@ -438,7 +424,7 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 	t := a.t
 	s := TournamentSummary{Games: a.games, Players: t.Players, GamesRequested: t.Games, Seed: t.Seed,
 		Entrants: slices.Clone(t.entries), MaxRounds: t.Rules.MaxRounds, SeatCycle: t.SeatCycle(),
-		OrderCycle: t.OrderCycle(), Finished: a.finished, Capped: a.capped, Stalled: a.stalled, Ties: a.ties,
+		OrderCycle: t.OrderCycle(), Endings: a.endings,
 		RoundsMean: stats.Mean(a.rounds), RoundsMedian: stats.Median(a.rounds), Resamples: resamples}
 	elo, eloCI := a.rating.Bootstrap(resamples, t.Seed)
 	for p, name := range t.names {
