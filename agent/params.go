@@ -309,6 +309,21 @@ func yamlName(f reflect.StructField) string {
 	return name
 }
 
+// paramsNode resolves an alias and gives nil for an empty or null node
+// (no overrides), with the error constructor of file.
+func paramsNode(file string, n *yaml.Node) (*yaml.Node, func(n *yaml.Node, field, format string, args ...any) error) {
+	fail := func(n *yaml.Node, field, format string, args ...any) error {
+		return &strictyaml.Error{File: file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind == 0 || n.Tag == "!!null" {
+		return nil, fail
+	}
+	return n, fail
+}
+
 // ParseParamSpec reads overrides from a YAML mapping of knob names to a
 // number or to {mean: m, std: s}. A value, or a mean, must lie in the
 // knob's range and be a whole number for an integer knob (a drawn
@@ -317,14 +332,9 @@ func yamlName(f reflect.StructField) string {
 // messages).
 func ParseParamSpec(file string, n *yaml.Node, path string) (ParamSpec, error) {
 	var s ParamSpec
-	if n == nil || n.Kind == 0 || n.Tag == "!!null" {
+	n, fail := paramsNode(file, n)
+	if n == nil {
 		return s, nil
-	}
-	if n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	fail := func(n *yaml.Node, field, format string, args ...any) error {
-		return &strictyaml.Error{File: file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	if n.Kind != yaml.MappingNode {
 		return s, fail(n, path, "want a mapping of parameter names to values")
@@ -528,14 +538,9 @@ func ParseSeatParams(file string, data []byte) (SeatParams, error) {
 // in either form.
 func ParseSeatParamsNode(file string, n *yaml.Node, path string) (SeatParams, error) {
 	p := SeatParams{written: map[string]any{}}
-	if n == nil || n.Kind == 0 || n.Tag == "!!null" {
+	n, fail := paramsNode(file, n)
+	if n == nil {
 		return p, nil
-	}
-	if n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	fail := func(n *yaml.Node, field, format string, args ...any) error {
-		return &strictyaml.Error{File: file, Line: n.Line, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	seatRange := fmt.Sprintf("a seat index from 0 to %d", monopoly.MaxPlayers-1)
 	if n.Kind != yaml.MappingNode {
