@@ -15,7 +15,7 @@ import (
 func dealGame(t *testing.T, doc string) (*monopoly.Game, int, int) {
 	t.Helper()
 	r := monopolytest.Rules(t, doc)
-	oriental, boardwalk := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Boardwalk")
+	oriental, boardwalk := monopolytest.Square(t, r, "Oriental Avenue"), monopolytest.Square(t, r, "Boardwalk")
 	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
 		Players:    []monopoly.PlayerSetup{{Cash: 1500}, {Cash: 1500}, {Cash: 1500}},
 		Properties: []monopoly.PropertySetup{{Square: oriental, Owner: 0}, {Square: boardwalk, Owner: 1}}}
@@ -27,16 +27,6 @@ func dealGame(t *testing.T, doc string) (*monopoly.Game, int, int) {
 	return g, oriental, boardwalk
 }
 
-func squareNamed(t *testing.T, r *monopoly.Rules, name string) int {
-	t.Helper()
-	for i, s := range r.Squares {
-		if s.Name == name {
-			return i
-		}
-	}
-	t.Fatalf("no square %q", name)
-	return -1
-}
 
 func mustApply(t *testing.T, g *monopoly.Game, a monopoly.Action) {
 	t.Helper()
@@ -184,7 +174,7 @@ func TestForkHidesSealedLimits(t *testing.T) {
 // player), and the counts survive a save.
 func TestProposalBudgetPerDebtor(t *testing.T) {
 	r := monopolytest.Rules(t, "")
-	oriental, boardwalk := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Boardwalk")
+	oriental, boardwalk := monopolytest.Square(t, r, "Oriental Avenue"), monopolytest.Square(t, r, "Boardwalk")
 	opera := -1
 	for i, c := range r.Decks[1].Cards {
 		if c.ID == "grand-opera-night" {

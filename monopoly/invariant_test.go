@@ -219,6 +219,17 @@ func groupOf(r *monopoly.Rules, sq int) (int, bool) {
 	return s.Group, s.Kind == monopoly.KindStreet
 }
 
+// checkedSetup starts a game from s, recording events, with a checker.
+func checkedSetup(t *testing.T, r *monopoly.Rules, s monopoly.Setup) (*monopoly.Game, *checker) {
+	t.Helper()
+	g, err := monopoly.NewFromSetup(r, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Record(true)
+	return g, newChecker(g)
+}
+
 // TestBankruptcyWithBuildings declares bankruptcy to a player while
 // holding an uneven group and a hotel: every building goes to the bank at
 // half its cost, as if sold one by one, whatever the group's spread, and
@@ -234,21 +245,15 @@ func TestBankruptcyWithBuildings(t *testing.T) {
 		groups += fmt.Sprintf("  - {name: %s, house_cost: %d}\n", grp.Name, cost)
 	}
 	r := monopolytest.Rules(t, groups)
-	oriental, vermont, connecticut := squareNamed(t, r, "Oriental Avenue"), squareNamed(t, r, "Vermont Avenue"), squareNamed(t, r, "Connecticut Avenue")
-	mediterranean, baltic, boardwalk := squareNamed(t, r, "Mediterranean Avenue"), squareNamed(t, r, "Baltic Avenue"), squareNamed(t, r, "Boardwalk")
+	oriental, vermont, connecticut := monopolytest.Square(t, r, "Oriental Avenue"), monopolytest.Square(t, r, "Vermont Avenue"), monopolytest.Square(t, r, "Connecticut Avenue")
+	mediterranean, baltic, boardwalk := monopolytest.Square(t, r, "Mediterranean Avenue"), monopolytest.Square(t, r, "Baltic Avenue"), monopolytest.Square(t, r, "Boardwalk")
 	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
 		Players: []monopoly.PlayerSetup{{Cash: 10, Position: 35}, {Cash: 1500}, {Cash: 1500}},
 		Properties: []monopoly.PropertySetup{
 			{Square: oriental, Owner: 0, Houses: 1}, {Square: vermont, Owner: 0, Houses: 2}, {Square: connecticut, Owner: 0, Houses: 2},
 			{Square: mediterranean, Owner: 0, Houses: 5}, {Square: baltic, Owner: 0, Houses: 5},
-			{Square: boardwalk, Owner: 1, Houses: 5}, {Square: squareNamed(t, r, "Park Place"), Owner: 1, Houses: 5}}}
-	g, err := monopoly.NewFromSetup(r, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Record(true)
-	g.TakeEvents()
-	c := newChecker(g)
+			{Square: boardwalk, Owner: 1, Houses: 5}, {Square: monopolytest.Square(t, r, "Park Place"), Owner: 1, Houses: 5}}}
+	g, c := checkedSetup(t, r, s)
 	g.ScriptDice([][2]int{{1, 3}}) // to Boardwalk's hotel
 	for _, a := range []monopoly.Action{{Kind: monopoly.ActContinue, Player: 0}, {Kind: monopoly.ActDeclareBankruptcy, Player: 0}} {
 		if applied, bad := c.try(g, a); bad != nil || !applied {
@@ -371,13 +376,7 @@ func TestHousingShortageSale(t *testing.T) {
 				Properties:  []monopoly.PropertySetup{{Square: 1, Owner: 0, Houses: 5}, {Square: 3, Owner: 0, Houses: 5}},
 				HouseSupply: -1, HotelSupply: -1,
 			}
-			g, err := monopoly.NewFromSetup(r, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.Record(true)
-			g.TakeEvents()
-			c := newChecker(g)
+			g, c := checkedSetup(t, r, s)
 			applied, bad := c.try(g, monopoly.Action{Kind: monopoly.ActSellBuilding, Player: 0, Arg: 1})
 			if bad != nil || !applied {
 				t.Fatalf("applied %v: %v", applied, bad)

@@ -538,10 +538,10 @@ func setPath(m map[string]any, path string, val any) {
 // the saved game must still load.
 func TestSaveFinedInJail(t *testing.T) {
 	r := monopoly.DefaultRules()
-	boardwalk := squareNamed(t, r, "Boardwalk")
+	boardwalk := monopolytest.Square(t, r, "Boardwalk")
 	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1,
 		Players:    []monopoly.PlayerSetup{{Cash: 10, Position: r.JailSquare, InJail: true, JailTurns: r.JailTurns - 1}, {Cash: 5}},
-		Properties: []monopoly.PropertySetup{{Square: boardwalk, Owner: 0, Mortgaged: true}, {Square: squareNamed(t, r, "Park Place"), Owner: 0}}}
+		Properties: []monopoly.PropertySetup{{Square: boardwalk, Owner: 0, Mortgaged: true}, {Square: monopolytest.Square(t, r, "Park Place"), Owner: 0}}}
 	g, err := monopoly.NewFromSetup(r, s)
 	if err != nil {
 		t.Fatal(err)
