@@ -27,7 +27,6 @@ func dealGame(t *testing.T, doc string) (*monopoly.Game, int, int) {
 	return g, oriental, boardwalk
 }
 
-
 func mustApply(t *testing.T, g *monopoly.Game, a monopoly.Action) {
 	t.Helper()
 	if err := g.Apply(a); err != nil {
