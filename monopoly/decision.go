@@ -175,10 +175,12 @@ type Action struct {
 	Offer *TradeOffer // propose_trade, counter_trade; copied by Apply (From is set from Player)
 }
 
-// RuleError is an illegal action: the rule it breaks. Apply returns it and
-// changes nothing.
+// RuleError is an illegal action: the rule it breaks, by its stable code
+// and as a sentence with the particulars of the position. Apply returns it
+// and changes nothing.
 type RuleError struct {
 	Action Action
+	Code   Refusal
 	Rule   string
 }
 
@@ -189,50 +191,30 @@ func (e *RuleError) Error() string {
 // ErrGameOver is returned by Apply once the game has ended.
 var ErrGameOver = fmt.Errorf("monopoly: the game is over")
 
-// Rules broken by a refused action, as constants so that finding one
-// costs nothing; Check adds the particulars to the message.
-const (
-	ruleGameOver    = "the game is over" // Check returns ErrGameOver
-	ruleNoDice      = "no scripted dice" // Check returns ErrNoDice
-	ruleWrongPlayer = "another player decides now"
-	ruleNotAnAnswer = "not an answer to the pending decision"
-	ruleNoSquare    = "no such square"
-	ruleNoOffer     = "no offer"
-	ruleBankruptcy  = "selling and mortgaging would raise the debt: bankruptcy only when they cannot (7.9, 8.15)"
-	ruleFine        = "not enough cash for the fine"
-	ruleNoJailCard  = "no Get Out of Jail Free card from that deck"
-	ruleBuyCash     = "not enough cash (7.4)"
-	ruleBidLow      = "a bid must be at least $1 and above the high bid (8.3)"
-	ruleBidCash     = "a bid cannot exceed your cash (8.3)"
-	ruleLiftCash    = "not enough cash for the fee and the mortgage (7.7)"
-	ruleSealedCash  = "a sealed limit cannot promise more cash than you have (004)"
-	ruleNoCounter   = "no counter-offer: the rules allow none, or no more in this negotiation (counter_offers)"
-	ruleCounterTo   = "a counter-offer goes back to the player who made the offer"
-)
-
 // Check validates a without applying it.
 func (g *Game) Check(a Action) error {
 	rule := g.refusal(a)
 	switch {
-	case len(rule) == 0:
+	case rule == RefusalNone:
 		return nil
-	case rule == ruleGameOver:
+	case rule == RefusalGameOver:
 		return ErrGameOver
-	case rule == ruleNoDice:
+	case rule == RefusalNoDice:
 		return ErrNoDice
 	}
-	return &RuleError{Action: a, Rule: g.explain(a, rule)}
+	return &RuleError{Action: a, Code: rule, Rule: g.explain(a, rule)}
 }
 
 // legal reports whether a would be accepted, without building an error.
-func (g *Game) legal(a Action) bool { return g.refusal(a) == "" }
+func (g *Game) legal(a Action) bool { return g.refusal(a) == RefusalNone }
 
 // explain adds to a broken rule the particulars of the position.
-func (g *Game) explain(a Action, rule string) string {
+func (g *Game) explain(a Action, r Refusal) string {
+	rule := r.Rule()
 	switch {
-	case rule == ruleWrongPlayer || rule == ruleNotAnAnswer:
+	case r == RefusalNotYourDecision || r == RefusalNotAnAnswer:
 		return fmt.Sprintf("%s (player %d decides %s)", rule, g.pp, g.pk)
-	case rule == ruleNoSquare:
+	case r == RefusalNoSuchSquare:
 		return fmt.Sprintf("%s: %d", rule, a.Arg)
 	case a.Kind == ActBid:
 		return fmt.Sprintf("%s: high bid $%d", rule, g.auction.High)
@@ -251,16 +233,16 @@ func (g *Game) endsTurn(kind ActionKind, player int) bool {
 		g.phase == PhaseAfterRoll && !g.rollAgain && !g.over
 }
 
-// refusal returns the rule a breaks, a constant ("" when a is legal).
-func (g *Game) refusal(a Action) string {
+// refusal returns the rule a breaks (RefusalNone when a is legal).
+func (g *Game) refusal(a Action) Refusal {
 	if g.over {
-		return ruleGameOver
+		return RefusalGameOver
 	}
 	if g.pk == DecisionNone {
-		return ruleNoDice
+		return RefusalNoDice
 	}
 	if a.Player != int(g.pp) {
-		return ruleWrongPlayer
+		return RefusalNotYourDecision
 	}
 	p := int8(a.Player)
 	onBoard := a.Arg >= 0 && a.Arg < len(g.rules.Squares)
@@ -270,17 +252,17 @@ func (g *Game) refusal(a Action) string {
 		case ActContinue:
 			before := g.phase == PhaseBeforeRoll && !g.p[p].InJail
 			if (before || g.phase == PhaseAfterRoll && g.rollAgain) && !g.canRoll() {
-				return ruleNoDice
+				return RefusalNoDice
 			}
-			return ""
+			return RefusalNone
 		case ActBuild:
 			if !onBoard {
-				return ruleNoSquare
+				return RefusalNoSuchSquare
 			}
 			return g.canBuild(p, a.Arg)
 		case ActUnmortgage:
 			if !onBoard {
-				return ruleNoSquare
+				return RefusalNoSuchSquare
 			}
 			return g.canUnmortgage(p, a.Arg)
 		case ActSellBuilding, ActMortgage, ActProposeTrade:
@@ -292,69 +274,69 @@ func (g *Game) refusal(a Action) string {
 			return g.raisingRefusal(a)
 		case ActDeclareBankruptcy:
 			if g.LiquidationValue(a.Player) >= g.owed(&g.tasks[g.nt-1]) {
-				return ruleBankruptcy
+				return RefusalBankruptcyAvoidable
 			}
-			return ""
+			return RefusalNone
 		}
 	case DecisionJail:
 		switch a.Kind {
 		case ActPayJailFine:
 			if int(g.p[p].Cash) < g.rules.JailFine {
-				return ruleFine
+				return RefusalFineCash
 			}
 		case ActUseJailCard:
 			if g.jailCardBit(p, a.Arg) < 0 {
-				return ruleNoJailCard
+				return RefusalNoJailCard
 			}
 		case ActRollForDoubles:
 		default:
-			return ruleNotAnAnswer
+			return RefusalNotAnAnswer
 		}
 		if !g.canRoll() {
-			return ruleNoDice
+			return RefusalNoDice
 		}
-		return ""
+		return RefusalNone
 	case DecisionBuy:
 		switch a.Kind {
 		case ActBuy:
 			if int(g.p[p].Cash) < g.rules.Squares[g.tasks[g.nt-1].sq].Price {
-				return ruleBuyCash
+				return RefusalInsufficientCash
 			}
-			return ""
+			return RefusalNone
 		case ActDecline:
-			return ""
+			return RefusalNone
 		}
 	case DecisionBid:
 		switch a.Kind {
 		case ActBid:
 			if a.Arg <= int(g.auction.High) || a.Arg < 1 {
-				return ruleBidLow
+				return RefusalBidTooLow
 			}
 			if a.Arg > int(g.p[p].Cash) {
-				return ruleBidCash
+				return RefusalBidAboveCash
 			}
-			return ""
+			return RefusalNone
 		case ActDropOut:
-			return ""
+			return RefusalNone
 		}
 	case DecisionTradeResponse:
 		switch a.Kind {
 		case ActAcceptTrade:
 			if g.rules.DealProtocol == DealsSealed && (a.Arg < -int(g.p[p].Cash) || a.Arg > MaxAmount*MaxPlayers) {
-				return ruleSealedCash
+				return RefusalSealedLimitCash
 			}
-			return ""
+			return RefusalNone
 		case ActRejectTrade:
-			return ""
+			return RefusalNone
 		case ActCounterTrade:
 			if g.rules.DealProtocol != DealsOpen || int(g.counters) >= g.rules.CounterOffers {
-				return ruleNoCounter
+				return RefusalNoCounterOffer
 			}
 			if a.Offer == nil {
-				return ruleNoOffer
+				return RefusalNoOffer
 			}
 			if a.Offer.To != g.offer.From {
-				return ruleCounterTo
+				return RefusalCounterToProposer
 			}
 			o := *a.Offer
 			o.From = p
@@ -363,31 +345,31 @@ func (g *Game) refusal(a Action) string {
 	case DecisionMortgagedTransfer:
 		switch a.Kind {
 		case ActKeepMortgaged:
-			return ""
+			return RefusalNone
 		case ActLiftMortgage:
 			sq := int(g.tasks[g.nt-1].sq)
 			if int(g.p[p].Cash) < g.rules.TransferFee(sq)+g.rules.Squares[sq].Mortgage {
-				return ruleLiftCash
+				return RefusalLiftCash
 			}
-			return ""
+			return RefusalNone
 		}
 	}
-	return ruleNotAnAnswer
+	return RefusalNotAnAnswer
 }
 
 // raisingRefusal checks the actions shared by manage and raise_cash.
-func (g *Game) raisingRefusal(a Action) string {
+func (g *Game) raisingRefusal(a Action) Refusal {
 	p := int8(a.Player)
 	if a.Kind == ActProposeTrade {
 		if a.Offer == nil {
-			return ruleNoOffer
+			return RefusalNoOffer
 		}
 		o := *a.Offer
 		o.From = p
 		return g.checkOffer(&o, false)
 	}
 	if a.Arg < 0 || a.Arg >= len(g.rules.Squares) {
-		return ruleNoSquare
+		return RefusalNoSuchSquare
 	}
 	if a.Kind == ActSellBuilding {
 		return g.canSell(p, a.Arg)

@@ -481,6 +481,8 @@ func (c *checker) try(g *monopoly.Game, a monopoly.Action) (applied bool, bad er
 			return false, fmt.Errorf("%s: malformed error message %q", showAction(a), msg)
 		case !errors.As(err, &re) && !errors.Is(err, monopoly.ErrGameOver) && !errors.Is(err, monopoly.ErrNoDice):
 			return false, fmt.Errorf("%s: error %v is not a *RuleError", showAction(a), err)
+		case re != nil && (re.Code == monopoly.RefusalNone || !strings.HasPrefix(re.Rule, re.Code.Rule()) && !strings.Contains(re.Rule, ": "+re.Code.Rule())):
+			return false, fmt.Errorf("%s: code %s does not match the rule %q", showAction(a), re.Code, re.Rule)
 		}
 		return false, nil
 	}

@@ -3,6 +3,7 @@ package monopoly_test
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -360,7 +361,30 @@ func TestRefusalMessages(t *testing.T) {
 			if msg := err.Error(); strings.Contains(msg, "%!") || !strings.Contains(msg, "illegal") || re.Rule == "" {
 				t.Errorf("kind %d by %d: message %q", k, p, msg)
 			}
+			if re.Code == monopoly.RefusalNone || !strings.HasPrefix(re.Rule, re.Code.Rule()) {
+				t.Errorf("kind %d by %d: code %s for rule %q", k, p, re.Code, re.Rule)
+			}
 		}
+	}
+}
+
+// TestRefusalCodes checks that every refusal has its own snake_case code,
+// read back by ParseRefusal, and a rule to show people.
+func TestRefusalCodes(t *testing.T) {
+	snake := regexp.MustCompile(`^[a-z]+(_[a-z0-9]+)*$`)
+	seen := map[string]bool{}
+	for _, r := range monopoly.Refusals() {
+		code := r.String()
+		if !snake.MatchString(code) || seen[code] || r.Rule() == "" {
+			t.Errorf("refusal %d: code %q (seen %v), rule %q", r, code, seen[code], r.Rule())
+		}
+		seen[code] = true
+		if back, ok := monopoly.ParseRefusal(code); !ok || back != r {
+			t.Errorf("ParseRefusal(%q) = %d, %v", code, back, ok)
+		}
+	}
+	if _, ok := monopoly.ParseRefusal("no_such_code"); ok {
+		t.Error("ParseRefusal accepted an unknown code")
 	}
 }
 

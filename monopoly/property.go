@@ -63,35 +63,35 @@ func (g *Game) runAuction(t *task) bool {
 
 // canBuild checks the building rules of 7.5 for one more building on sq
 // by p, returning the rule broken.
-func (g *Game) canBuild(p int8, sq int) string {
+func (g *Game) canBuild(p int8, sq int) Refusal {
 	s := &g.rules.Squares[sq]
 	switch {
 	case s.Kind != KindStreet:
-		return "only streets take buildings (7.5)"
+		return RefusalNotAStreet
 	case g.owner[sq] != p:
-		return "you do not own it"
+		return RefusalNotOwner
 	case !g.ownsGroup(p, sq):
-		return "building needs the whole colour group (7.5)"
+		return RefusalGroupIncomplete
 	case g.mortgaged&s.groupMask != 0:
-		return "no building while a property of the group is mortgaged (7.5)"
+		return RefusalGroupMortgaged
 	case g.houses[sq] >= 5:
-		return "it already has a hotel (7.5)"
+		return RefusalHasHotel
 	}
 	lo, _ := g.groupLevels(sq)
 	if g.houses[sq] != lo {
-		return "houses must be built evenly (7.5)"
+		return RefusalUnevenBuilding
 	}
 	if g.houses[sq] == 4 {
 		if g.hotelSupply == 0 {
-			return "no hotels left in the bank (8.1)"
+			return RefusalNoHotelsLeft
 		}
 	} else if g.houseSupply == 0 {
-		return "no houses left in the bank (8.1)"
+		return RefusalNoHousesLeft
 	}
 	if int(g.p[p].Cash) < g.rules.HouseCost(sq) {
-		return "not enough cash"
+		return RefusalBuildCash
 	}
-	return ""
+	return RefusalNone
 }
 
 // groupLevels returns the fewest and most buildings in sq's group.
@@ -117,17 +117,17 @@ func (g *Game) build(p int8, sq int) {
 	g.emit(Event{Kind: EvBuild, Player: p, Square: int8(sq), Amount: int64(cost), Other: g.houses[sq]})
 }
 
-func (g *Game) canSell(p int8, sq int) string {
+func (g *Game) canSell(p int8, sq int) Refusal {
 	switch {
 	case g.owner[sq] != p:
-		return "you do not own it"
+		return RefusalNotOwner
 	case g.houses[sq] == 0:
-		return "it has no buildings"
+		return RefusalNoBuildings
 	}
 	if _, hi := g.groupLevels(sq); g.houses[sq] != hi {
-		return "buildings must be sold evenly (7.5)"
+		return RefusalUnevenSale
 	}
-	return ""
+	return RefusalNone
 }
 
 // sellBuilding sells one building at half its cost (7.6). A hotel goes
@@ -151,18 +151,18 @@ func (g *Game) sellBuilding(p int8, sq int) {
 	g.emit(Event{Kind: EvSellBuilding, Player: p, Square: int8(sq), Amount: int64(sold * half), Other: g.houses[sq]})
 }
 
-func (g *Game) canMortgage(p int8, sq int) string {
+func (g *Game) canMortgage(p int8, sq int) Refusal {
 	s := &g.rules.Squares[sq]
 	switch {
 	case !s.Ownable() || g.owner[sq] != p:
-		return "you do not own it"
+		return RefusalNotOwner
 	case g.Mortgaged(sq):
-		return "it is already mortgaged"
+		return RefusalAlreadyMortgaged
 	}
 	if _, hi := g.groupLevels(sq); s.Kind == KindStreet && hi > 0 {
-		return "sell the group's buildings first (7.6)"
+		return RefusalSellBuildingsFirst
 	}
-	return ""
+	return RefusalNone
 }
 
 func (g *Game) mortgage(p int8, sq int) {
@@ -172,16 +172,16 @@ func (g *Game) mortgage(p int8, sq int) {
 	g.emit(Event{Kind: EvMortgage, Player: p, Square: int8(sq), Amount: int64(amt)})
 }
 
-func (g *Game) canUnmortgage(p int8, sq int) string {
+func (g *Game) canUnmortgage(p int8, sq int) Refusal {
 	switch {
 	case !g.rules.Squares[sq].Ownable() || g.owner[sq] != p:
-		return "you do not own it"
+		return RefusalNotOwner
 	case !g.Mortgaged(sq):
-		return "it is not mortgaged"
+		return RefusalNotMortgaged
 	case int(g.p[p].Cash) < g.rules.UnmortgageCost(sq):
-		return "not enough cash for the mortgage and 10% interest (7.6)"
+		return RefusalUnmortgageCash
 	}
-	return ""
+	return RefusalNone
 }
 
 func (g *Game) unmortgage(p int8, sq int) {
@@ -215,48 +215,48 @@ func (r *Rules) JailCardBit(d int) (uint8, bool) {
 
 // checkOffer checks a proposal; a counter-offer (counter) is not one of
 // the proposer's proposals and is not counted against its limits.
-func (g *Game) checkOffer(o *TradeOffer, counter bool) string {
+func (g *Game) checkOffer(o *TradeOffer, counter bool) Refusal {
 	if o.To < 0 || o.To >= g.n || o.To == o.From || g.p[o.To].Bankrupt {
-		return "no such player to trade with"
+		return RefusalNoSuchPlayer
 	}
 	if o.GiveSquares&o.GetSquares != 0 {
-		return "a square on both sides"
+		return RefusalSquareBothSides
 	}
 	if o.GiveSquares&^g.owned[o.From] != 0 {
-		return "you offer a property you do not own"
+		return RefusalOfferNotOwned
 	}
 	if o.GetSquares&^g.owned[o.To] != 0 {
-		return "you ask for a property they do not own"
+		return RefusalAskNotOwned
 	}
 	for m := o.GiveSquares | o.GetSquares; m != 0; m &= m - 1 {
 		sq := popLowest(m)
 		if _, hi := g.groupLevels(sq); g.rules.Squares[sq].Kind == KindStreet && hi > 0 {
-			return "buildings must be sold before a property of the group is traded (7.7)"
+			return RefusalTradeBuildings
 		}
 	}
 	switch {
 	case o.GiveCash < 0 || o.GetCash < 0:
-		return "negative cash"
+		return RefusalNegativeCash
 	case o.GiveCash > g.p[o.From].Cash:
-		return "you offer more cash than you have"
+		return RefusalOfferCash
 	case o.GetCash > g.p[o.To].Cash:
-		return "you ask for more cash than they have"
+		return RefusalAskCash
 	case o.GiveCards&^g.p[o.From].JailCards != 0:
-		return "you offer a jail card you do not hold"
+		return RefusalOfferJailCard
 	case o.GetCards&^g.p[o.To].JailCards != 0:
-		return "you ask for a jail card they do not hold"
+		return RefusalAskJailCard
 	case o.GiveSquares|o.GetSquares == 0 && o.GiveCards|o.GetCards == 0 && o.GiveCash == o.GetCash:
-		return "the trade exchanges nothing"
+		return RefusalEmptyTrade
 	case g.rules.DealProtocol == DealsSealed && o.GiveCash != 0 && o.GetCash != 0:
-		return "a sealed offer gives either the most cash it pays or the least it accepts, not both (004)"
+		return RefusalSealedBothLimits
 	case g.rules.DealProtocol == DealsSealed && o.GiveSquares|o.GetSquares == 0:
-		return "a sealed deal moves at least one property (004)"
+		return RefusalSealedNoProperty
 	case counter || g.ProposalsLeft(int(o.From)) > 0:
-		return ""
+		return RefusalNone
 	case int(g.proposals[o.From]) >= g.rules.TradesPerPhase:
-		return "no more trade proposals in this phase (trades_per_phase)"
+		return RefusalPhaseProposals
 	}
-	return "no more trade proposals in this turn (trades_per_turn)"
+	return RefusalTurnProposals
 }
 
 // settleSealed answers a sealed offer with the target's limit floor: the

@@ -162,22 +162,22 @@ func (v View) ForkInto(f *Game, seed uint64) {
 // methods call the rules directly, without Check's dispatch: bots ask them
 // in loops on every turn.
 func (v View) CanBuild(sq int) bool {
-	return v.deciding(DecisionManage) && v.onBoard(sq) && v.g.canBuild(int8(v.me), sq) == ""
+	return v.deciding(DecisionManage) && v.onBoard(sq) && v.g.canBuild(int8(v.me), sq) == RefusalNone
 }
 
 // CanSellBuilding reports whether the viewer may sell a building on sq now.
 func (v View) CanSellBuilding(sq int) bool {
-	return v.mayRaise() && v.onBoard(sq) && v.g.canSell(int8(v.me), sq) == ""
+	return v.mayRaise() && v.onBoard(sq) && v.g.canSell(int8(v.me), sq) == RefusalNone
 }
 
 // CanMortgage reports whether the viewer may mortgage sq now.
 func (v View) CanMortgage(sq int) bool {
-	return v.mayRaise() && v.onBoard(sq) && v.g.canMortgage(int8(v.me), sq) == ""
+	return v.mayRaise() && v.onBoard(sq) && v.g.canMortgage(int8(v.me), sq) == RefusalNone
 }
 
 // CanUnmortgage reports whether the viewer may lift the mortgage on sq now.
 func (v View) CanUnmortgage(sq int) bool {
-	return v.deciding(DecisionManage) && v.onBoard(sq) && v.g.canUnmortgage(int8(v.me), sq) == ""
+	return v.deciding(DecisionManage) && v.onBoard(sq) && v.g.canUnmortgage(int8(v.me), sq) == RefusalNone
 }
 
 func (v View) deciding(k DecisionKind) bool { return v.g.pk == k && int(v.g.pp) == v.me }
