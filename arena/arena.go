@@ -47,61 +47,30 @@ func Play(g *monopoly.Game, agents []agent.Agent) (decisions int, err error) {
 // watch (if not nil) called before the first decision and after every
 // action (the adjournment included); stalled reports an adjourned game.
 func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopoly.Game)) (n int, stalled bool, err error) {
-	var talkers [monopoly.MaxPlayers]agent.Talker
-	if words {
-		for i, a := range agents {
-			talkers[i], _ = a.(agent.Talker)
-		}
-	}
+	d := agent.Driver{Agents: agents, Words: words, Max: MaxDecisions}
 	if watch != nil {
 		watch(g)
+		d.Applied = func(g *monopoly.Game, _ int, _ agent.Answer) error { watch(g); return nil }
 	}
-	for ; !g.Over(); n++ {
-		if n == MaxDecisions {
-			g.Adjourn()
-			if watch != nil {
-				watch(g)
-			}
-			return n, true, nil
-		}
-		p := g.Decider()
-		if p < 0 {
-			return n, false, errors.New("the game waits for dice")
-		}
-		var a monopoly.Action
-		if t := talkers[p]; t != nil {
-			ans := t.Answer(g.View(p), g.Pending())
-			g.Say(p, ans.Speech, ans.Thought)
-			a = ans.Action
-		} else {
-			a = agents[p].Decide(g.View(p), g.Pending())
-		}
-		if err := g.Apply(a); err != nil {
-			return n, false, &SeatError{Seat: p, Err: err}
-		}
+	n, stop, err := d.Run(context.Background(), g)
+	switch {
+	case err != nil:
+		return n, false, err
+	case stop == agent.StopWaiting:
+		return n, false, errors.New("a seat has no player")
+	case stop == agent.StopLimit:
+		g.Adjourn()
 		if watch != nil {
 			watch(g)
 		}
+		return n, true, nil
 	}
 	return n, false, nil
 }
 
 // SeatError is a player's action the rules refused: a bug in a bot, which
 // must answer legally whatever its parameters.
-type SeatError struct {
-	Seat int
-	Bot  string // when known
-	Err  error
-}
-
-func (e *SeatError) Error() string {
-	if e.Bot != "" {
-		return fmt.Sprintf("seat %d (%s): %v", e.Seat, e.Bot, e.Err)
-	}
-	return fmt.Sprintf("seat %d: %v", e.Seat, e.Err)
-}
-
-func (e *SeatError) Unwrap() error { return e.Err }
+type SeatError = agent.SeatError
 
 // Config describes a simulation run.
 type Config struct {

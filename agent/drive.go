@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// Asker is a player that answers later: a person, a language model, an
+// MCP client, a program elsewhere. Ask returns the answer to d, or an
+// error when the player fails or ctx ends first. Bots are Agents, which
+// answer at once and cost the decision loop nothing more.
+type Asker interface {
+	Ask(ctx context.Context, v monopoly.View, d monopoly.Decision) (Answer, error)
+}
+
+// Stop says why Driver.Run returned.
+type Stop uint8
+
+// Reasons to stop.
+const (
+	StopOver    Stop = iota // the game is over
+	StopWaiting             // the seat to decide has no player here: its answer comes from elsewhere
+	StopLimit               // Driver.Max decisions were played
+)
+
+var stopNames = [...]string{"over", "waiting", "limit"}
+
+func (s Stop) String() string {
+	if int(s) < len(stopNames) {
+		return stopNames[s]
+	}
+	return fmt.Sprintf("Stop(%d)", s)
+}
+
+// ErrNoDice is returned by Run for a game that waits for scripted dice,
+// which no player can answer.
+var ErrNoDice = errors.New("agent: the game waits for dice")
+
+// Driver is the one decision loop of gopoly: the engine asks, the seat's
+// player answers, the engine applies. Simulations, tournaments, the
+// terminal game and sessions all play through it. A Driver may be reused
+// from game to game; it allocates nothing in Run when its players do not.
+type Driver struct {
+	// Agents answer at once, by seat. A seat whose agent is nil is asked
+	// of Askers, and when that is nil too Run stops there (StopWaiting).
+	Agents []Agent
+	Askers []Asker
+	// Words asks agents that talk (Talker) for speech and thought, which
+	// are recorded as events before their action. Askers' words are always
+	// recorded.
+	Words bool
+	// Timeout bounds one Ask (0: only the context bounds it).
+	Timeout time.Duration
+	// Max stops Run after this many decisions (0: no limit).
+	Max int
+	// Applied, if set, is called after every accepted action with the
+	// seat and its answer; an error stops Run and is returned.
+	Applied func(g *monopoly.Game, seat int, ans Answer) error
+}
+
+// Run plays g until it is over, a waiting seat must decide, or Max
+// decisions were played, and returns how many were played and why it
+// stopped. A refused action stops it with a *SeatError; the refused
+// action changed nothing, and neither did its words.
+func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, err error) {
+	for ; !g.Over(); n++ {
+		if d.Max > 0 && n == d.Max {
+			return n, StopLimit, nil
+		}
+		p := g.Decider()
+		if p < 0 {
+			return n, StopOver, ErrNoDice
+		}
+		var ans Answer
+		switch {
+		case p < len(d.Agents) && d.Agents[p] != nil:
+			ans = Respond(d.Agents[p], g.View(p), g.Pending(), d.Words)
+		case p < len(d.Askers) && d.Askers[p] != nil:
+			if ans, err = d.ask(ctx, d.Askers[p], g, p); err != nil {
+				return n, StopWaiting, &SeatError{Seat: p, Err: err}
+			}
+		default:
+			return n, StopWaiting, nil
+		}
+		if err := d.Apply(g, p, ans); err != nil {
+			return n, StopOver, err
+		}
+	}
+	return n, StopOver, nil
+}
+
+func (d *Driver) ask(ctx context.Context, a Asker, g *monopoly.Game, p int) (Answer, error) {
+	if d.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d.Timeout)
+		defer cancel()
+	}
+	return a.Ask(ctx, g.View(p), g.Pending())
+}
+
+// Apply carries out seat p's answer to the pending decision: its words
+// are recorded, then its action applied, and Applied is told. A refused
+// action is a *SeatError, and the game, words included, is unchanged.
+// Sessions submit the answers that come from elsewhere through it.
+func (d *Driver) Apply(g *monopoly.Game, p int, ans Answer) error {
+	if (ans.Speech != "" || ans.Thought != "") && g.Recording() {
+		// Words are recorded before the action's events; an action the
+		// rules refuse must leave no words behind.
+		if err := g.Check(ans.Action); err != nil {
+			return &SeatError{Seat: p, Err: err}
+		}
+		g.Say(p, ans.Speech, ans.Thought)
+	}
+	if err := g.Apply(ans.Action); err != nil {
+		return &SeatError{Seat: p, Err: err}
+	}
+	if d.Applied != nil {
+		return d.Applied(g, p, ans)
+	}
+	return nil
+}
+
+// Respond asks agent a for its answer to d: with words when words is set
+// and a talks (Talker), otherwise the bare action, which costs nothing
+// more.
+func Respond(a Agent, v monopoly.View, d monopoly.Decision, words bool) Answer {
+	if words {
+		if t, ok := a.(Talker); ok {
+			return t.Answer(v, d)
+		}
+	}
+	return Answer{Action: a.Decide(v, d)}
+}
+
+// SeatError is a seat's answer the rules refused, or a player that failed
+// to answer.
+type SeatError struct {
+	Seat int
+	Bot  string // when known
+	Err  error
+}
+
+func (e *SeatError) Error() string {
+	if e.Bot != "" {
+		return fmt.Sprintf("seat %d (%s): %v", e.Seat, e.Bot, e.Err)
+	}
+	return fmt.Sprintf("seat %d: %v", e.Seat, e.Err)
+}
+
+func (e *SeatError) Unwrap() error { return e.Err }

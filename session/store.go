@@ -1,0 +1,102 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Store keeps sessions durably: each session's record (setup, seat
+// tokens, what a listing shows) and its append-only log of answers, and
+// saved rules configs. The session package owns the interface; the store
+// package implements it on SQLite (the embedded default) and PostgreSQL.
+//
+// A store is shared by the goroutines of one process and may be shared by
+// several processes (one SQLite data directory, one database): Append is
+// the point where they meet, and it refuses, with ErrConflict, an append
+// that does not continue the log as stored.
+type Store interface {
+	// Create stores a new session with its first entries (a fork starts
+	// with the log it was forked from). It fails with ErrExists if the id
+	// is taken.
+	Create(ctx context.Context, rec Record, log []Entry) error
+	// Append adds entries to the log of session id, which must hold
+	// exactly from entries (else ErrConflict, and nothing is written), and
+	// replaces the record's Status in the same transaction. It returns only
+	// once the entries are durable.
+	Append(ctx context.Context, id string, from int, entries []Entry, st Status) error
+	// Load returns a session's record and its whole log, in order.
+	Load(ctx context.Context, id string) (Record, []Entry, error)
+	// List returns the records of all sessions, newest first (Updated),
+	// without their logs.
+	List(ctx context.Context) ([]Record, error)
+	// Delete removes a session and its log (ErrNotFound if there is none).
+	Delete(ctx context.Context, id string) error
+
+	// SaveConfig stores a rules config (validated YAML) under its id,
+	// replacing one of the same id.
+	SaveConfig(ctx context.Context, c Config) error
+	// Config returns a saved config (ErrNotFound if there is none).
+	Config(ctx context.Context, id string) (Config, error)
+	// Configs lists the saved configs by id.
+	Configs(ctx context.Context) ([]Config, error)
+	// DeleteConfig removes a saved config (ErrNotFound if there is none).
+	DeleteConfig(ctx context.Context, id string) error
+
+	// Close releases the store.
+	Close() error
+}
+
+// Errors of a Store. Implementations wrap them with particulars; callers
+// test them with errors.Is.
+var (
+	ErrNotFound = errors.New("session: not found")
+	ErrExists   = errors.New("session: already exists")
+	// ErrConflict is an append that does not continue the stored log:
+	// another process (or another handle) has answered in the meantime.
+	ErrConflict = errors.New("session: the log was changed elsewhere")
+)
+
+// Record is what a store keeps of a session besides its log.
+type Record struct {
+	ID      string
+	Version int             // the format version of Setup and the log (FormatVersion)
+	Setup   json.RawMessage // the Setup as JSON
+	Tokens  json.RawMessage // the seats' secret tokens as JSON (never exported)
+	Parent  string          // the session it was forked from, if any
+	Created time.Time
+	Status  Status
+}
+
+// Status is the part of a session record that changes as it is played,
+// written with every append so that a listing needs no replay.
+type Status struct {
+	Updated time.Time
+	Entries int    // the length of the log
+	Digest  string // digest of the events of the play so far (see Digest)
+	Turn    int    // turns started
+	Round   int
+	Over    bool
+	Winner  int    // the winning seat when over; -1 for a tie or none
+	Waiting int    // the seat the game waits for; -1 when none
+	Summary string // one line for people, such as "waiting for Ann (human)"
+}
+
+// Entry is one answer in a session's log.
+type Entry struct {
+	Seat    int
+	Action  json.RawMessage // the action in the wire format
+	Speech  string          // said at the table with the action
+	Thought string          // private to its author and the research view
+	By      string          // who answered: "bot:NAME", "human", ...
+	At      time.Time
+}
+
+// Config is a saved rules config: YAML overlaid on the default rules.
+type Config struct {
+	ID      string
+	Name    string
+	YAML    string
+	Created time.Time
+}
