@@ -71,6 +71,10 @@ func (b Bot) Unread(s ParamSpec) []string {
 
 func (b Bot) reads(knob string) bool { return b.Reads == nil || slices.Contains(b.Reads, knob) }
 
+// SeatSeed derives the seed the bot in a seat of a game receives, so that
+// every table that seats it (a simulation, a session) plays it the same.
+func SeatSeed(game uint64, seat int) uint64 { return monopoly.DeriveSeed(game, 1000+seat) }
+
 // Lookup returns the named bot.
 func Lookup(name string) (Bot, error) {
 	b, ok := registry[name]

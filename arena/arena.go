@@ -27,8 +27,8 @@ const MaxDecisions = 2_000_000
 // of a run can be replayed alone.
 func GameSeed(run uint64, i int) uint64 { return monopoly.DeriveSeed(run, i) }
 
-// SeatSeed derives the seed a bot in a seat receives.
-func SeatSeed(game uint64, seat int) uint64 { return GameSeed(game, 1000+seat) }
+// SeatSeed derives the seed a bot in a seat receives (agent.SeatSeed).
+func SeatSeed(game uint64, seat int) uint64 { return agent.SeatSeed(game, seat) }
 
 // Play runs g to the end with one agent per seat and returns how many
 // decisions the agents answered; a game that reaches MaxDecisions is

@@ -16,9 +16,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -59,18 +56,6 @@ func cliRun(t *testing.T, args ...string) (string, string, int) {
 		t.Fatalf("%v: %v", args, err)
 	}
 	return out.String(), errOut.String(), 0
-}
-
-// resetFlags sets the flags of c and its subcommands back to their
-// defaults: cobra keeps values from one in-process execution to the next.
-func resetFlags(c *cobra.Command) {
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		f.Value.Set(f.DefValue)
-		f.Changed = false
-	})
-	for _, sub := range c.Commands() {
-		resetFlags(sub)
-	}
 }
 
 // cliKeys returns the keys of a JSON object, sorted.
@@ -455,7 +440,7 @@ func TestCLI(t *testing.T) {
 // styles added, and players and money are styled.
 func TestPlayColor(t *testing.T) {
 	limit := 30
-	rules, err := loadRules(rootCmd, "", &limit)
+	rules, err := loadRules(newRootCmd(), "", &limit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +448,7 @@ func TestPlayColor(t *testing.T) {
 	render := func(color bool) string {
 		var b bytes.Buffer
 		log := newTextPlayLog(&b, rules, seats, 11, color)
-		st, err := playGame(rules, seats, agent.SeatParams{}, 11, false, log)
+		st, err := playGame(rules, seats, agent.SeatParams{}, 11, false, defaultPlayOptions().maxDecisions, log)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,7 +91,7 @@ func checkWorkers(cmd *cobra.Command, n int) error {
 
 // cmdName is how messages name a command: "sim", "experiment run".
 func cmdName(cmd *cobra.Command) string {
-	return strings.TrimPrefix(cmd.CommandPath(), rootCmd.Name()+" ")
+	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
 }
 
 // endings says how games ended, for the text reports: by bankruptcies,
@@ -122,14 +122,14 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// newProgress returns a progress bar on stderr when it is a terminal, or
-// nil.
-func newProgress(total int, what string) *progressbar.ProgressBar {
-	if !isTerminal(os.Stderr) {
+// newProgress returns a progress bar on w (a command's stderr) when it is
+// a terminal, or nil.
+func newProgress(w io.Writer, total int, what string) *progressbar.ProgressBar {
+	if !isTerminal(w) {
 		return nil
 	}
 	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),

@@ -8,8 +8,8 @@ import (
 	"github.com/gopoly/gopoly/conformance"
 )
 
-func init() {
-	rootCmd.AddCommand(&cobra.Command{
+func newConformanceCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "conformance PATH...",
 		Short: "Run rules scenarios (YAML files or directories) against the engine",
 		Long: `Runs every rules scenario given (directories recursively), printing PASS or
@@ -26,5 +26,5 @@ failed and 2 if a file could not be read or parsed.`,
 			}
 			return nil
 		},
-	})
+	}
 }

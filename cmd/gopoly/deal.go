@@ -10,18 +10,21 @@ import (
 	"github.com/gopoly/gopoly/deal"
 )
 
-// dealCmd groups the Monopoly Deal subcommands.
-var dealCmd = &cobra.Command{
-	Use:   "deal",
-	Short: "Two-player Monopoly Deal: train, evaluate and play a CFR agent",
-	Long: `Two-player Monopoly Deal as in the paper "Monopoly Deal: A Benchmark
+// newDealCmd returns the deal command, which groups the Monopoly Deal
+// subcommands.
+func newDealCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "deal",
+		Short: "Two-player Monopoly Deal: train, evaluate and play a CFR agent",
+		Long: `Two-player Monopoly Deal as in the paper "Monopoly Deal: A Benchmark
 Environment for Bounded One-Sided Response Games": a Monte Carlo CFR
 trainer over the intent abstraction, two baselines (random and
 risk-aware), evaluation in both start settings, a terminal game against a
 trained agent, and an engine benchmark.`,
+	}
+	cmd.AddCommand(newDealTrainCmd(), newDealEvalCmd(), newDealPlayCmd(), newDealBenchCmd())
+	return cmd
 }
-
-func init() { rootCmd.AddCommand(dealCmd) }
 
 // dealConfig returns the game configuration from --config (a JSON file)
 // or --preset. Problems are bad input.

@@ -27,7 +27,7 @@ type dealBenchResult struct {
 	Draws              float64 `json:"draw_rate"`
 }
 
-func init() {
+func newDealBenchCmd() *cobra.Command {
 	var (
 		games, workers int
 		preset         string
@@ -116,5 +116,5 @@ time), games per wall-second, mean length and heap allocations per game.`,
 	f.StringVar(&preset, "preset", "paper", "game configuration: paper, small or tiny")
 	f.Uint64Var(&seed, "seed", 1, "game i uses seed+i")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
-	dealCmd.AddCommand(cmd)
+	return cmd
 }

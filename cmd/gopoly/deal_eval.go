@@ -32,7 +32,7 @@ type dealEvalResult struct {
 	AlternatingStartRule string     `json:"alternating_start_rule"`
 }
 
-func init() {
+func newDealEvalCmd() *cobra.Command {
 	var (
 		policy, vs, preset, plot string
 		games, workers           int
@@ -128,7 +128,7 @@ each setting reports the mean with its 95% (Wilson) confidence interval.
 	f.StringVar(&preset, "preset", "paper", "game configuration for the reference agents (a checkpoint brings its own)")
 	f.StringVar(&plot, "plot", "", "also draw the win rates with 95% CIs to this .png or .svg file")
 	f.BoolVar(&asJSON, "json", false, "print JSON (one object, or an array with --vs all)")
-	dealCmd.AddCommand(cmd)
+	return cmd
 }
 
 func dealPrintEval(w io.Writer, rs []dealEvalResult) {

@@ -17,7 +17,7 @@ import (
 	"github.com/gopoly/gopoly/deal"
 )
 
-func init() {
+func newDealPlayCmd() *cobra.Command {
 	var (
 		policy, first, record, preset string
 		seed                          uint64
@@ -62,7 +62,7 @@ saves the game's action list for deal.Replay.`,
 	f.Uint64Var(&seed, "seed", 0, "game seed (default: from the clock; printed at the start)")
 	f.StringVar(&record, "record", "", "write the game's record (setup and actions) to this JSON file")
 	f.StringVar(&preset, "preset", "paper", "game configuration for the reference agents (a checkpoint brings its own)")
-	dealCmd.AddCommand(cmd)
+	return cmd
 }
 
 // dealIntentLabel describes an abstract action for a person.

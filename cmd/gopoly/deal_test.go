@@ -12,17 +12,11 @@ import (
 	"github.com/gopoly/gopoly/deal"
 )
 
-// runDeal executes "gopoly deal args..." in-process, with flags reset to
-// their defaults first (cobra keeps values between executions).
+// dealRun runs "gopoly deal args..." in-process, on a new command tree.
 func dealRun(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
-	resetFlags(dealCmd)
 	var out, errOut bytes.Buffer
-	rootCmd.SetArgs(append([]string{"deal"}, args...))
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errOut)
-	rootCmd.SetIn(strings.NewReader(stdin))
-	err := execute()
+	err := run(append([]string{"deal"}, args...), strings.NewReader(stdin), &out, &errOut)
 	return out.String(), err
 }
 

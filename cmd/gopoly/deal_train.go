@@ -26,7 +26,7 @@ type dealTrainOpts struct {
 	honest, resume, asJSON                        bool
 }
 
-func init() {
+func newDealTrainCmd() *cobra.Command {
 	var o dealTrainOpts
 	cmd := &cobra.Command{
 		Use:   "train",
@@ -70,7 +70,7 @@ saves a checkpoint.`,
 	f.StringVar(&o.config, "config", "", "game configuration JSON file (overrides --preset)")
 	f.StringVar(&o.plotExt, "plot-format", "png", "figure format: png or svg")
 	f.BoolVar(&o.asJSON, "json", false, "print the final summary as JSON")
-	dealCmd.AddCommand(cmd)
+	return cmd
 }
 
 // dealTrainSummary is the final report of a training run.
@@ -164,7 +164,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	}
 	tr.Mode, tr.Workers = mode, workers
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	var bar *progressbar.ProgressBar

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +19,7 @@ import (
 	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
-func init() {
+func newExperimentCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "experiment",
 		Short: "Run, merge and show experiments: variants of seats, parameters and rules on a common seed range",
@@ -30,8 +29,8 @@ behaviour metrics, and plots to a directory. Runs can be split into shards
 that run anywhere and merge to the same files as one run; a stopped run
 resumes where it stopped.`,
 	}
-	cmd.AddCommand(experimentRunCmd(), experimentMergeCmd(), experimentShowCmd())
-	rootCmd.AddCommand(cmd)
+	cmd.AddCommand(newExperimentRunCmd(), newExperimentMergeCmd(), newExperimentShowCmd())
+	return cmd
 }
 
 // parseShard reads "i/N" (0 <= i < N).
@@ -72,7 +71,7 @@ type runJSON struct {
 	Variants   []showVariant `json:"variants"`
 }
 
-func experimentRunCmd() *cobra.Command {
+func newExperimentRunCmd() *cobra.Command {
 	var (
 		out, shard string
 		workers    int
@@ -111,7 +110,7 @@ run with an error (exit 1), keeping the games before it.`,
 					out = fmt.Sprintf("%s-shard-%d-of-%d", out, si, sn)
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			go func() {
 				// A second Ctrl-C kills at once: a resume repairs what a
@@ -126,7 +125,7 @@ run with an error (exit 1), keeping the games before it.`,
 					if bar == nil {
 						// Made at the first game, so that the rate and the
 						// time left count only the games of this run.
-						if bar = newProgress(total-done+1, "experiment "+e.Name); bar == nil {
+						if bar = newProgress(cmd.ErrOrStderr(), total-done+1, "experiment "+e.Name); bar == nil {
 							return
 						}
 					}
@@ -187,7 +186,7 @@ run with an error (exit 1), keeping the games before it.`,
 	return cmd
 }
 
-func experimentMergeCmd() *cobra.Command {
+func newExperimentMergeCmd() *cobra.Command {
 	var (
 		out    string
 		asJSON bool
@@ -232,7 +231,7 @@ experiment, which is replaced.`,
 	return cmd
 }
 
-func experimentShowCmd() *cobra.Command {
+func newExperimentShowCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show DIR",

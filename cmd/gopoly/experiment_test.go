@@ -14,26 +14,14 @@ import (
 	"github.com/gopoly/gopoly/arena"
 )
 
-// experimentRun executes "gopoly experiment args..." in-process, with
-// flags reset to their defaults first (cobra keeps values between
-// executions); it returns stdout, stderr and the exit code main would
+// experimentRun runs "gopoly experiment args..." in-process, on a new
+// command tree; it returns stdout, stderr and the exit code main would
 // give.
 func experimentRun(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	for _, c := range rootCmd.Commands() {
-		if c.Name() == "experiment" {
-			resetFlags(c)
-		}
-	}
 	var out, errOut bytes.Buffer
-	rootCmd.SetArgs(append([]string{"experiment"}, args...))
-	rootCmd.SetOut(&out)
-	rootCmd.SetErr(&errOut)
-	err := execute()
-	if err != nil {
-		errOut.WriteString("gopoly: " + err.Error() + "\n")
-	}
-	return out.String(), errOut.String(), dealExitCode(err)
+	code := execute(append([]string{"experiment"}, args...), strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), code
 }
 
 const cliSpec = `name: cli

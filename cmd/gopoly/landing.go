@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,7 +16,7 @@ import (
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-func init() {
+func newLandingCmd() *cobra.Command {
 	var (
 		rolls          int64
 		jail, plotPath string
@@ -70,9 +69,9 @@ from --seed, so the figures do not depend on --workers.`,
 			}
 			var progress func(int64)
 			var bar *progressbar.ProgressBar
-			if isTerminal(os.Stderr) {
+			if stderr := cmd.ErrOrStderr(); isTerminal(stderr) {
 				bar = progressbar.NewOptions64(rolls,
-					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetWriter(stderr),
 					progressbar.OptionSetDescription("rolling"),
 					progressbar.OptionShowCount(),
 					progressbar.OptionSetPredictTime(true),
@@ -114,7 +113,7 @@ from --seed, so the figures do not depend on --workers.`,
 	f.BoolVar(&asJSON, "json", false, "print one JSON object")
 	f.StringVar(&plotPath, "plot", "", "also draw a heatmap of the board to this file (.png or .svg)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // landingJSON is the --json output; the field order is the documented one.

@@ -20,7 +20,19 @@ import (
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-func init() {
+// playOptions are the settings of play that no flag sets.
+type playOptions struct {
+	// maxDecisions is where play adjourns a game, as the arena does at
+	// arena.MaxDecisions; a test can make it smaller to stall a game
+	// quickly.
+	maxDecisions int
+}
+
+func defaultPlayOptions() playOptions {
+	return playOptions{maxDecisions: arena.MaxDecisions}
+}
+
+func newPlayCmd(opts playOptions) *cobra.Command {
 	var (
 		players, maxRounds          int
 		bots, rulesPath, paramsPath string
@@ -88,7 +100,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 			} else {
 				log = newTextPlayLog(out, rules, seats, seed, useColor(cmd.OutOrStdout()))
 			}
-			st, err := playGame(rules, seats, params, seed, thoughts, log)
+			st, err := playGame(rules, seats, params, seed, thoughts, opts.maxDecisions, log)
 			if err != nil {
 				return err
 			}
@@ -105,7 +117,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
 	f.BoolVar(&asJSON, "json", false, "print the events as JSON lines and the standings as a final JSON object")
 	f.BoolVar(&thoughts, "thoughts", false, "also show the players' private thoughts and sealed cash limits")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // useColor reports whether output to w may carry ANSI colours: a
@@ -134,9 +146,11 @@ type playStandings struct {
 	Turns   int           `json:"turns"`
 	Rolls   int64         `json:"rolls"`
 	Capped  bool          `json:"capped"`
-	Stalled bool          `json:"stalled,omitempty"` // adjourned after playMaxDecisions decisions
+	Stalled bool          `json:"stalled,omitempty"` // adjourned after maxDecisions decisions
 	Winner  int           `json:"winner"`            // seat; -1 for a tie
 	Players []playerStand `json:"players"`
+
+	maxDecisions int // where a game is adjourned
 }
 
 // playerStand is one player's line of the standings.
@@ -156,15 +170,11 @@ type playerStand struct {
 	Winner     bool   `json:"winner"`
 }
 
-// playMaxDecisions is where play adjourns a game, as the arena does at
-// arena.MaxDecisions; a variable so that a test can stall a game quickly.
-var playMaxDecisions = arena.MaxDecisions
-
 // playGame plays one game, handing the events to log, and returns the
 // standings. Players that talk answer with words; without thoughts the
 // log gets the events as a spectator sees them (no private thoughts, no
-// sealed cash limits).
-func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, seed uint64, thoughts bool, log playLog) (playStandings, error) {
+// sealed cash limits). A game is adjourned after maxDecisions decisions.
+func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, seed uint64, thoughts bool, maxDecisions int, log playLog) (playStandings, error) {
 	g := monopoly.New(rules, len(seats), seed)
 	agents := make([]agent.Agent, len(seats))
 	for s, bot := range seats {
@@ -183,7 +193,7 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 	var rounds []int
 	stalled := false
 	for n := 0; !g.Over(); n++ {
-		if n == playMaxDecisions {
+		if n == maxDecisions {
 			// As the arena does: a game that would not end is adjourned.
 			g.Adjourn()
 			stalled = true
@@ -221,6 +231,7 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		log.events(g, evs, rounds)
 	}
 	st := standings(g, seats, seed, outRound)
+	st.maxDecisions = maxDecisions
 	if stalled {
 		st.Stalled, st.Rounds = true, g.Round()
 	}
@@ -527,7 +538,7 @@ func (l *textPlayLog) winnerLine(st playStandings) string {
 	summary := fmt.Sprintf("%d rounds, %d turns, %d rolls", st.Rounds, st.Turns, st.Rolls)
 	end := fmt.Sprintf("at the %d-round limit", st.Rounds)
 	if st.Stalled {
-		end = fmt.Sprintf("when the game was adjourned after %d decisions", playMaxDecisions)
+		end = fmt.Sprintf("when the game was adjourned after %d decisions", st.maxDecisions)
 	}
 	if st.Winner < 0 {
 		return l.paint(ansiBold, "No winner: a tie on net worth "+end) + " (" + summary + ")"

@@ -60,13 +60,11 @@ func TestStalledGames(t *testing.T) {
 	}
 
 	// play adjourns as the arena does (here after fewer decisions).
-	defer func(n int) { playMaxDecisions = n }(playMaxDecisions)
-	playMaxDecisions = 5000
 	rules := monopolytest.Rules(t, "max_rounds: 0")
 	seats := []string{"test-idle", "test-idle"}
 	var b bytes.Buffer
 	log := newTextPlayLog(&b, rules, seats, 3, false)
-	st, err := playGame(rules, seats, agent.SeatParams{}, 3, false, log)
+	st, err := playGame(rules, seats, agent.SeatParams{}, 3, false, 5000, log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/gopoly/gopoly/arena"
 )
 
-func init() {
+func newSimCmd() *cobra.Command {
 	var (
 		games, players, maxRounds, workers int
 		bots, rulesPath, paramsPath        string
@@ -64,9 +64,9 @@ the games finished before it are reported, then the error (exit 1).`,
 			if c.Workers <= 0 {
 				c.Workers = runtime.GOMAXPROCS(0)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
-			bar := newProgress(games, "simulating")
+			bar := newProgress(cmd.ErrOrStderr(), games, "simulating")
 			var tick func()
 			if bar != nil {
 				tick = func() { bar.Add(1) }
@@ -118,7 +118,7 @@ the games finished before it are reported, then the error (exit 1).`,
 	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats and per seat, values or {mean, std}")
 	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {

@@ -23,7 +23,7 @@ import (
 	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
-func init() {
+func newTournamentCmd() *cobra.Command {
 	var (
 		games, players, maxRounds, workers, resamples int
 		bots, rulesPath, outDir                       string
@@ -93,9 +93,9 @@ before it are written and reported, then the error (exit 1).`,
 				jsonl = bufio.NewWriterSize(jf, 1<<16)
 			}
 
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			bar := newProgress(games, "tournament")
+			bar := newProgress(cmd.ErrOrStderr(), games, "tournament")
 			tally := t.NewTally()
 			cpu0, t0 := cpuTime(), time.Now()
 			playErr := t.Play(ctx, func(g arena.TournamentGame) error {
@@ -165,7 +165,7 @@ before it are written and reported, then the error (exit 1).`,
 	f.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples for the rating intervals")
 	f.StringVar(&outDir, "out", "", "directory for games.jsonl, summary.json and the plots")
 	f.BoolVar(&asJSON, "json", false, "print the standings as one JSON object")
-	rootCmd.AddCommand(cmd)
+	return cmd
 }
 
 // openTournamentDir makes dir, which must be new or empty, and locks it

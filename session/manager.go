@@ -1,0 +1,385 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Research lets a session's research token see every thought and
+	// sealed limit. Off, the research token is refused like any unknown
+	// token.
+	Research bool
+	// Now is the clock for log entries (nil: time.Now).
+	Now func() time.Time
+}
+
+// Manager holds the sessions of one process: those in play in memory,
+// all of them in its store.
+type Manager struct {
+	store Store
+	opt   Options
+	mu    sync.Mutex
+	open  map[string]*Session
+}
+
+// NewManager returns a manager of the sessions in st.
+func NewManager(st Store, o Options) *Manager {
+	return &Manager{store: st, opt: o, open: map[string]*Session{}}
+}
+
+// Store returns the manager's store.
+func (m *Manager) Store() Store { return m.store }
+
+func (m *Manager) now() time.Time {
+	if m.opt.Now != nil {
+		return m.opt.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// newID returns a fresh session id: 12 hex digits, short enough to type.
+func newID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// newToken returns a fresh secret.
+func newToken() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// newTokens makes a token for every waiting seat and the research view.
+func newTokens(setup Setup) Tokens {
+	t := Tokens{Seats: make([]string, len(setup.Seats)), Research: newToken()}
+	for i, seat := range setup.Seats {
+		if seat.Kind.Waits() {
+			t.Seats[i] = newToken()
+		}
+	}
+	return t
+}
+
+// Create starts a session with a new id and stores it. Nothing is played
+// yet: Advance plays the bots up to the first waiting decision.
+func (m *Manager) Create(ctx context.Context, setup Setup) (*Session, error) {
+	setup.Seats = slices.Clone(setup.Seats)
+	s, err := m.newSession(newID(), setup)
+	if err != nil {
+		return nil, err
+	}
+	s.tokens = newTokens(s.setup)
+	return s, m.store1(ctx, s)
+}
+
+// store1 stores a new session, with the log it starts with, and opens it.
+func (m *Manager) store1(ctx context.Context, s *Session) error {
+	if s.created.IsZero() {
+		s.created = m.now()
+	}
+	setup, err := json.Marshal(s.setup)
+	if err != nil {
+		return err
+	}
+	tokens, err := json.Marshal(s.tokens)
+	if err != nil {
+		return err
+	}
+	rec := Record{ID: s.id, Version: FormatVersion, Setup: setup, Tokens: tokens, Parent: s.parent, Created: s.created, Status: s.status()}
+	if err := m.store.Create(ctx, rec, s.log); err != nil {
+		return err
+	}
+	s.stored = len(s.log)
+	m.mu.Lock()
+	m.open[s.id] = s
+	m.mu.Unlock()
+	return nil
+}
+
+// Open returns the session with the given id: the one in play here, or
+// the stored one, replayed and checked against the digest stored with it.
+func (m *Manager) Open(ctx context.Context, id string) (*Session, error) {
+	m.mu.Lock()
+	s := m.open[id]
+	m.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	rec, log, err := m.store.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s, err = m.restore(rec, log)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t := m.open[id]; t != nil { // opened meanwhile by another caller
+		return t, nil
+	}
+	m.open[id] = s
+	return s, nil
+}
+
+// restore rebuilds a stored session and checks it replays as recorded.
+func (m *Manager) restore(rec Record, log []Entry) (*Session, error) {
+	if rec.Version > FormatVersion || rec.Version < 1 {
+		return nil, fmt.Errorf("session %s: format version %d; this gopoly reads version %d", rec.ID, rec.Version, FormatVersion)
+	}
+	var setup Setup
+	if err := strictJSON(rec.Setup, &setup); err != nil {
+		return nil, fmt.Errorf("session %s: setup: %w", rec.ID, err)
+	}
+	s, err := m.newSession(rec.ID, setup)
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", rec.ID, err)
+	}
+	if err := strictJSON(rec.Tokens, &s.tokens); err != nil || len(s.tokens.Seats) != len(setup.Seats) {
+		return nil, fmt.Errorf("session %s: tokens: %v", rec.ID, err)
+	}
+	s.parent, s.created = rec.Parent, rec.Created
+	if err := s.replay(log, len(log), true); err != nil {
+		return nil, err
+	}
+	if rec.Status.Digest != "" && rec.Status.Digest != s.digest.Sum() {
+		return nil, fmt.Errorf("%w: session %s: its %d answers give digest %s on this engine, not the stored %s",
+			ErrReplay, rec.ID, len(log), s.digest.Sum(), rec.Status.Digest)
+	}
+	s.stored = len(s.log)
+	return s, nil
+}
+
+// replay plays log[:n] into a session at its start. Bots are asked at
+// each of their decisions, so that they reach the state they had; warm
+// also checks that a bot answers as it did (an entry logged by the same
+// bot in the same seat).
+func (s *Session) replay(log []Entry, n int, warm bool) error {
+	for i, e := range log[:n] {
+		if e.Seat < 0 || e.Seat >= len(s.setup.Seats) {
+			return fmt.Errorf("%w: session %s: entry %d: no seat %d", ErrReplay, s.id, i, e.Seat)
+		}
+		if p := s.g.Decider(); p != e.Seat {
+			return fmt.Errorf("%w: session %s: entry %d answers for seat %d, but seat %d decides", ErrReplay, s.id, i, e.Seat, p)
+		}
+		a, err := wire.DecodeAction(s.c.rules, e.Seat, e.Action)
+		if err != nil {
+			return fmt.Errorf("%w: session %s: entry %d: %w", ErrReplay, s.id, i, err)
+		}
+		if bot := s.driver.Agents[e.Seat]; warm && bot != nil {
+			mine := agent.Respond(bot, s.g.View(e.Seat), s.g.Pending(), s.driver.Words)
+			if e.By == s.setup.Seats[e.Seat].by() && !sameAction(mine.Action, a) {
+				return fmt.Errorf("%w: session %s: entry %d: %s answered %s then, %s now", ErrReplay, s.id, i,
+					s.setup.Seats[e.Seat].Describe(), e.Action, encode(s.c.rules, mine.Action))
+			}
+		}
+		if err := s.driver.Apply(s.g, e.Seat, agent.Answer{Action: a, Speech: e.Speech, Thought: e.Thought}); err != nil {
+			return fmt.Errorf("%w: session %s: entry %d: %w", ErrReplay, s.id, i, err)
+		}
+		last := &s.log[len(s.log)-1]
+		last.By, last.At = e.By, e.At
+	}
+	return nil
+}
+
+func encode(r *monopoly.Rules, a monopoly.Action) string {
+	b, err := wire.EncodeAction(r, a)
+	if err != nil {
+		return a.Kind.String()
+	}
+	return string(b)
+}
+
+// sameAction compares actions, offers by value.
+func sameAction(a, b monopoly.Action) bool {
+	if a.Offer != nil && b.Offer != nil {
+		if *a.Offer != *b.Offer {
+			return false
+		}
+		a.Offer, b.Offer = nil, nil
+	}
+	return a == b
+}
+
+// forget drops a session from memory (it stays in the store).
+func (m *Manager) forget(s *Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.open[s.id] == s {
+		delete(m.open, s.id)
+	}
+}
+
+// List returns the stored sessions, newest first.
+func (m *Manager) List(ctx context.Context) ([]Record, error) { return m.store.List(ctx) }
+
+// Delete removes a session from memory and from the store.
+func (m *Manager) Delete(ctx context.Context, id string) error {
+	m.mu.Lock()
+	if s := m.open[id]; s != nil {
+		s.mu.Lock()
+		s.stale = fmt.Errorf("%w: session %s was deleted", ErrStale, id)
+		s.mu.Unlock()
+		delete(m.open, id)
+	}
+	m.mu.Unlock()
+	return m.store.Delete(ctx, id)
+}
+
+// Fork starts a new session from session id's state after its first at
+// answers, with seats changed where seats gives a seat (nil, or a seat
+// with no Kind, keeps it: a bot may be replaced by a person, or the
+// reverse). The source is not changed.
+func (m *Manager) Fork(ctx context.Context, id string, at int, seats []Seat) (*Session, error) {
+	src, err := m.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	src.mu.Lock()
+	setup, log, err := src.Setup(), slices.Clone(src.log), src.usable()
+	src.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if at < 0 || at > len(log) {
+		return nil, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("fork at %d: session %s has answers 0 to %d", at, id, len(log))}}
+	}
+	if len(seats) > len(setup.Seats) {
+		return nil, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("fork: %d seats for a %d-player game", len(seats), len(setup.Seats))}}
+	}
+	for i, seat := range seats {
+		if seat.Kind != "" {
+			if seat.Name == "" {
+				seat.Name = setup.Seats[i].Name
+			}
+			setup.Seats[i] = seat
+		}
+	}
+	s, err := m.newSession(newID(), setup)
+	if err != nil {
+		return nil, err
+	}
+	s.parent = id
+	s.tokens = newTokens(s.setup)
+	if err := s.replay(log, at, true); err != nil {
+		return nil, err
+	}
+	return s, m.store1(ctx, s)
+}
+
+// Export returns the session as one JSON document, its setup and log: the
+// PGN of gopoly. Thoughts are kept; seat tokens are not.
+func (s *Session) Export() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x := exported{Format: exportFormat, Version: FormatVersion, ID: s.id, Parent: s.parent, Created: s.created,
+		Setup: s.setup, Digest: s.digest.Sum(), Log: make([]exportedEntry, len(s.log))}
+	for i, e := range s.log {
+		x.Log[i] = exportedEntry{Seat: e.Seat, Action: e.Action, Speech: e.Speech, Thought: e.Thought, By: e.By, At: e.At}
+	}
+	return json.MarshalIndent(x, "", "  ")
+}
+
+const exportFormat = "gopoly-session"
+
+type exported struct {
+	Format  string          `json:"format"`
+	Version int             `json:"version"`
+	ID      string          `json:"id"`
+	Parent  string          `json:"parent,omitempty"`
+	Created time.Time       `json:"created"`
+	Setup   Setup           `json:"setup"`
+	Digest  string          `json:"digest"`
+	Log     []exportedEntry `json:"log"`
+}
+
+type exportedEntry struct {
+	Seat    int             `json:"seat"`
+	Action  json.RawMessage `json:"action"`
+	Speech  string          `json:"speech,omitempty"`
+	Thought string          `json:"thought,omitempty"`
+	By      string          `json:"by"`
+	At      time.Time       `json:"at"`
+}
+
+// Import stores an exported session, replayed and checked against its
+// digest. It keeps its id unless a session here has it already; seat
+// tokens are new.
+func (m *Manager) Import(ctx context.Context, data []byte) (*Session, error) {
+	var x exported
+	if err := strictJSON(data, &x); err != nil {
+		return nil, fmt.Errorf("session: import: %w", err)
+	}
+	switch {
+	case x.Format != exportFormat:
+		return nil, fmt.Errorf("session: import: format %q, want %q", x.Format, exportFormat)
+	case x.Version < 1 || x.Version > FormatVersion:
+		return nil, fmt.Errorf("session: import: version %d; this gopoly reads version %d", x.Version, FormatVersion)
+	}
+	id := x.ID
+	if _, _, err := m.store.Load(ctx, id); id == "" || !errors.Is(err, ErrNotFound) {
+		id = newID()
+	}
+	s, err := m.newSession(id, x.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("session: import: %w", err)
+	}
+	s.parent, s.tokens = x.Parent, newTokens(s.setup)
+	log := make([]Entry, len(x.Log))
+	for i, e := range x.Log {
+		log[i] = Entry{Seat: e.Seat, Action: e.Action, Speech: e.Speech, Thought: e.Thought, By: e.By, At: e.At}
+	}
+	if err := s.replay(log, len(log), true); err != nil {
+		return nil, fmt.Errorf("session: import: %w", err)
+	}
+	if x.Digest != s.digest.Sum() {
+		return nil, fmt.Errorf("%w: session: import: %d answers give digest %s on this engine, not the exported %s", ErrReplay, len(log), s.digest.Sum(), x.Digest)
+	}
+	s.created = x.Created
+	return s, m.store1(ctx, s)
+}
+
+// strictJSON decodes data into v, refusing unknown fields and trailing
+// data, with the line and column of a syntax error.
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("trailing data after the document")
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := lineCol(data, se.Offset)
+		return fmt.Errorf("line %d, column %d: %w", line, col, err)
+	case errors.As(err, &te):
+		line, col := lineCol(data, te.Offset)
+		return fmt.Errorf("line %d, column %d: field %s: %w", line, col, te.Field, err)
+	}
+	return err
+}
+
+// lineCol returns the 1-based line and column of a byte offset.
+func lineCol(data []byte, off int64) (int, int) {
+	off = min(max(off, 0), int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	return line, int(off) - bytes.LastIndexByte(data[:off], '\n')
+}

@@ -1,0 +1,551 @@
+package session
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
+)
+
+// Session is one game in play. Its methods may be called from many
+// goroutines; each session serialises them.
+type Session struct {
+	m       *Manager
+	mu      sync.Mutex
+	id      string
+	parent  string
+	created time.Time
+	setup   Setup
+	c       compiled
+	tokens  Tokens
+	g       *monopoly.Game
+	driver  agent.Driver
+	log     []Entry
+	actions []monopoly.Action // log[i]'s action, decoded
+	stored  int               // log entries durable in the store
+	events  []event           // every event of the play: its sequence number is its index
+	digest  *wire.Digest
+	turns   []Turn
+	// stale is set when the session here no longer matches the store (a
+	// write failed, or another process answered): every call then fails
+	// until the session is opened again.
+	stale error
+	subs  map[chan struct{}]struct{}
+}
+
+// event is an event of the play and the log entry that set it off (-1:
+// the start of the game).
+type event struct {
+	monopoly.Event
+	entry int
+}
+
+// Tokens are a session's secrets: one for each waiting seat (empty for
+// bots), and one for the research view, which sees every thought and
+// sealed limit when the host enables it.
+type Tokens struct {
+	Seats    []string `json:"seats"`
+	Research string   `json:"research"`
+}
+
+// Turn is a turn boundary: the log index at which a turn starts, where
+// replay_game forks. Turn 0 is the start of the game.
+type Turn struct {
+	Turn   int `json:"turn"`
+	Round  int `json:"round"`
+	Player int `json:"player"`
+	At     int `json:"at"`
+}
+
+// Errors of sessions, tested with errors.Is.
+var (
+	// ErrStale: the session here fell behind its store; open it again.
+	ErrStale = errors.New("session: out of date with its store")
+	// ErrReplay: a stored log does not replay to the play it recorded,
+	// on this version of the engine or its bots.
+	ErrReplay = errors.New("session: replays differently")
+)
+
+// Refused is an answer or a request a session turned down. It changed
+// nothing. Its Refusal carries the stable code, the message and the legal
+// options of the decision pending for the asking seat.
+type Refused struct{ wire.Refusal }
+
+func (r *Refused) Error() string { return "session: refused: " + r.Code + ": " + r.Message }
+
+// Codes of refusals that are the session's own (the rest are the
+// engine's monopoly.Refusal codes and the wire's).
+const (
+	CodeBadToken  = "bad_token"  // no seat holds the token
+	CodeNoSeat    = "no_seat"    // the token's seat may not do that
+	CodeNotWaited = "not_waited" // the seat to decide is a bot: nobody may answer for it
+)
+
+// ID returns the session's id.
+func (s *Session) ID() string { return s.id }
+
+// Setup returns the session's setup.
+func (s *Session) Setup() Setup {
+	st := s.setup
+	st.Seats = append([]Seat(nil), s.setup.Seats...)
+	return st
+}
+
+// Rules returns the session's rules.
+func (s *Session) Rules() *monopoly.Rules { return s.c.rules }
+
+// Tokens returns the session's secrets. Only the host that created or
+// opened the session may hand them out: each to its own seat.
+func (s *Session) Tokens() Tokens {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Tokens{Seats: append([]string(nil), s.tokens.Seats...), Research: s.tokens.Research}
+}
+
+// Viewer is who asks: a seat, a spectator (Seat -1), or the research view.
+type Viewer struct {
+	Seat     int
+	Research bool
+}
+
+// Spectator is the viewer without a token.
+var Spectator = Viewer{Seat: -1}
+
+// viewer resolves a token: "" is a spectator, a seat's token that seat,
+// the research token the research view when the host enables it.
+func (s *Session) viewer(token string) (Viewer, error) {
+	if token == "" {
+		return Spectator, nil
+	}
+	for i, t := range s.tokens.Seats {
+		if t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
+			return Viewer{Seat: i}, nil
+		}
+	}
+	if s.m.opt.Research && subtle.ConstantTimeCompare([]byte(s.tokens.Research), []byte(token)) == 1 {
+		return Viewer{Seat: -1, Research: true}, nil
+	}
+	return Viewer{}, &Refused{wire.Refusal{Code: CodeBadToken, Message: "no seat of session " + s.id + " holds that token"}}
+}
+
+// eventFor is e as v may see it: a research viewer sees everything.
+func (s *Session) eventFor(e monopoly.Event, v Viewer) monopoly.Event {
+	if v.Research {
+		return e
+	}
+	return e.For(v.Seat, s.c.rules)
+}
+
+// usable fails for a stale session. Called with s.mu held.
+func (s *Session) usable() error {
+	if s.stale != nil {
+		return s.stale
+	}
+	return nil
+}
+
+// newSession makes a session at the start of its game: its setup
+// compiled, its bots made, nothing played.
+func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
+	c, err := setup.compile()
+	if err != nil {
+		return nil, err
+	}
+	agents, err := setup.players(c)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{m: m, id: id, setup: setup, c: c, digest: wire.NewDigest()}
+	s.g = monopoly.New(c.rules, len(setup.Seats), setup.Seed)
+	s.g.Record(true)
+	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied}
+	// The first turn started inside New, before recording was on.
+	s.add(monopoly.Event{Kind: monopoly.EvTurnStart, Player: int8(s.g.Current()), Amount: int64(s.g.Round())}, -1)
+	s.turns = []Turn{{Turn: 0, Round: s.g.Round(), Player: s.g.Current(), At: 0}}
+	return s, nil
+}
+
+// add appends one event of the play.
+func (s *Session) add(e monopoly.Event, entry int) {
+	s.events = append(s.events, event{e, entry})
+	s.digest.Add(e)
+	if e.Kind == monopoly.EvTurnStart && entry >= 0 {
+		s.turns = append(s.turns, Turn{Turn: len(s.turns), Round: int(e.Amount), Player: int(e.Player), At: entry + 1})
+	}
+}
+
+// applied logs an answer the game accepted, with its events: the
+// driver's Applied hook, so bots' answers and submitted ones are logged
+// alike.
+func (s *Session) applied(g *monopoly.Game, seat int, ans agent.Answer) error {
+	a := ans.Action
+	if a.Offer != nil { // the action is the answerer's; the log keeps its own copy
+		o := *a.Offer
+		a.Offer = &o
+	}
+	raw, err := wire.EncodeAction(s.c.rules, a)
+	if err != nil {
+		return err
+	}
+	i := len(s.log)
+	s.log = append(s.log, Entry{Seat: seat, Action: raw, Speech: ans.Speech, Thought: ans.Thought, By: s.setup.Seats[seat].by(), At: s.m.now()})
+	s.actions = append(s.actions, a)
+	for _, e := range g.TakeEvents() {
+		s.add(e, i)
+	}
+	return nil
+}
+
+// waitingSeat returns the seat the game waits for an answer from
+// elsewhere, or -1 (over, or a bot decides).
+func (s *Session) waitingSeat() int {
+	p := s.g.Decider()
+	if p < 0 || !s.setup.Seats[p].Kind.Waits() {
+		return -1
+	}
+	return p
+}
+
+// status is the session's Status now.
+func (s *Session) status() Status {
+	st := Status{Updated: s.m.now(), Entries: len(s.log), Digest: s.digest.Sum(), Turn: s.g.Turn(), Round: s.g.Round(),
+		Over: s.g.Over(), Winner: -1, Waiting: s.waitingSeat()}
+	switch {
+	case st.Over && s.g.Winner() >= 0:
+		st.Winner = s.g.Winner()
+		st.Summary = fmt.Sprintf("over after %d rounds: %s won", st.Round, s.setup.Seats[st.Winner].Describe())
+	case st.Over:
+		st.Summary = fmt.Sprintf("over after %d rounds: a tie", st.Round)
+	case st.Waiting >= 0:
+		st.Summary = fmt.Sprintf("round %d: waiting for %s to decide %s", st.Round, s.setup.Seats[st.Waiting].Describe(), s.g.Pending().Kind)
+	default:
+		st.Summary = fmt.Sprintf("round %d: bots to play", st.Round)
+	}
+	return st
+}
+
+// commit makes the log durable and tells the watchers. A failure leaves
+// the session stale: what was played here and not stored is dropped, and
+// the session must be opened again from the store.
+func (s *Session) commit(ctx context.Context) error {
+	if s.stored == len(s.log) {
+		return nil
+	}
+	if err := s.m.store.Append(ctx, s.id, s.stored, s.log[s.stored:], s.status()); err != nil {
+		s.stale = fmt.Errorf("%w: session %s: %w", ErrStale, s.id, err)
+		s.m.forget(s)
+		return s.stale
+	}
+	s.stored = len(s.log)
+	s.notify()
+	return nil
+}
+
+// Progress is what Advance and Submit leave behind.
+type Progress struct {
+	Played  int  `json:"played"`  // answers played by bots
+	Over    bool `json:"over"`    // the game is over
+	Waiting int  `json:"waiting"` // the seat that must answer now; -1 when none
+	Entries int  `json:"entries"` // the length of the log
+	Events  int  `json:"events"`  // the events so far (the next sequence number)
+}
+
+func (s *Session) progress(played int) Progress {
+	return Progress{Played: played, Over: s.g.Over(), Waiting: s.waitingSeat(), Entries: len(s.log), Events: len(s.events)}
+}
+
+// Advance plays the bot seats until a waiting seat must decide or the
+// game ends, at most max answers (0: no limit), and commits them.
+func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return Progress{}, err
+	}
+	n, err := s.playBots(ctx, max)
+	if err == nil {
+		err = s.commit(ctx)
+	}
+	if err != nil {
+		return Progress{}, err
+	}
+	return s.progress(n), nil
+}
+
+// playBots runs the bots (at most max answers, 0: no limit). A bot's
+// refused action is a bug in the bot; the game cannot go on, and the
+// error says so.
+func (s *Session) playBots(ctx context.Context, max int) (int, error) {
+	s.driver.Max = max
+	n, _, err := s.driver.Run(ctx, s.g)
+	if err != nil {
+		s.commit(ctx) // keep what was played before the bot failed
+		return n, fmt.Errorf("session %s: %w", s.id, err)
+	}
+	return n, nil
+}
+
+// Submit answers the pending decision for the seat holding token and
+// plays on to the next waiting decision, committing everything before
+// it returns. A refused answer is a *Refused, with the legal options,
+// and changes nothing.
+func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return Progress{}, err
+	}
+	v, err := s.viewer(token)
+	if err != nil {
+		return Progress{}, err
+	}
+	if err := s.mayAnswer(v); err != nil {
+		return Progress{}, err
+	}
+	ans.Action.Player = v.Seat
+	if err := s.driver.Apply(s.g, v.Seat, ans); err != nil {
+		var se *agent.SeatError
+		if errors.As(err, &se) {
+			err = se.Err
+		}
+		return Progress{}, &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
+	}
+	n, err := s.playBots(ctx, 0)
+	if err == nil {
+		err = s.commit(ctx)
+	}
+	if err != nil {
+		return Progress{}, err
+	}
+	return s.progress(n), nil
+}
+
+// SubmitJSON is Submit for an answer in the wire format:
+// {"action": {...}, "speech": "...", "thought": "..."}. An answer that
+// does not decode is refused with the code bad_action.
+func (s *Session) SubmitJSON(ctx context.Context, token string, data []byte) (Progress, error) {
+	s.mu.Lock()
+	v, err := s.viewer(token)
+	if err == nil {
+		err = s.mayAnswer(v)
+	}
+	var a monopoly.Action
+	var speech, thought string
+	if err == nil {
+		a, speech, thought, err = wire.DecodeAnswer(s.c.rules, v.Seat, data)
+		if err != nil {
+			err = &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
+		}
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return Progress{}, err
+	}
+	return s.Submit(ctx, token, agent.Answer{Action: a, Speech: speech, Thought: thought})
+}
+
+// mayAnswer refuses a viewer that may not answer now. Called with s.mu
+// held.
+func (s *Session) mayAnswer(v Viewer) error {
+	p := s.g.Decider()
+	switch {
+	case v.Seat < 0:
+		return &Refused{wire.Refusal{Code: CodeNoSeat, Message: "a spectator cannot answer: use a seat's token"}}
+	case s.g.Over():
+		return &Refused{wire.NewRefusal(monopoly.ErrGameOver, s.g.View(v.Seat))}
+	case p < 0:
+		return &Refused{wire.NewRefusal(monopoly.ErrNoDice, s.g.View(v.Seat))}
+	case p != v.Seat && !s.setup.Seats[p].Kind.Waits():
+		return &Refused{wire.Refusal{Code: CodeNotWaited, Message: fmt.Sprintf("%s decides %s now and answers by itself: advance the session", s.setup.Seats[p].Describe(), s.g.Pending().Kind)}}
+	case p != v.Seat:
+		o := wire.NewOptions(s.g.View(v.Seat))
+		return &Refused{wire.Refusal{Code: monopoly.RefusalNotYourDecision.String(), Message: fmt.Sprintf("%s decides %s now, not %s", s.setup.Seats[p].Describe(), s.g.Pending().Kind, s.setup.Seats[v.Seat].Name), Options: &o}}
+	}
+	return nil
+}
+
+// Pending is what a seat needs to answer: the decision, and for the seat
+// that decides its legal options and the schema of its answer, with the
+// seat's view of the game.
+type Pending struct {
+	Session  string          `json:"session"`
+	Seat     int             `json:"seat"` // the asking seat; -1: a spectator
+	Entries  int             `json:"entries"`
+	Over     bool            `json:"over"`
+	YourTurn bool            `json:"your_turn"` // the asking seat must answer now
+	Decision wire.Decision   `json:"decision"`
+	Options  *wire.Options   `json:"options,omitempty"`
+	Schema   json.RawMessage `json:"schema,omitempty"`
+	View     wire.Snapshot   `json:"view"`
+}
+
+// Pending returns the pending decision as the token's holder may see it.
+func (s *Session) Pending(token string) (Pending, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return Pending{}, err
+	}
+	v, err := s.viewer(token)
+	if err != nil {
+		return Pending{}, err
+	}
+	p := Pending{Session: s.id, Seat: v.Seat, Entries: len(s.log), Over: s.g.Over(),
+		Decision: wire.NewDecision(s.g.View(v.Seat)), View: wire.NewSnapshot(s.g, v.Seat, s.setup.Names())}
+	if v.Seat >= 0 && s.g.Decider() == v.Seat && !p.Over {
+		p.YourTurn = true
+		o := wire.NewOptions(s.g.View(v.Seat))
+		p.Options = &o
+		p.Schema = wire.Schema(s.g.Pending().Kind)
+	}
+	return p, nil
+}
+
+// Game returns a copy of the game now, with everything in it: for the
+// host (the terminal, tests), never to be shown to a seat as it is.
+func (s *Session) Game() *monopoly.Game {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.g.Clone()
+	g.Record(false)
+	return g
+}
+
+// Status returns the session's status now.
+func (s *Session) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status()
+}
+
+// Event is an event of the play as one viewer may see it, with the log
+// entry that set it off (-1: the start of the game).
+type Event struct {
+	Entry int        `json:"entry"`
+	Event wire.Event `json:"event"`
+}
+
+// History returns up to limit events from sequence number from on, as the
+// token's holder may see them, and the sequence number to ask for next.
+func (s *Session) History(token string, from, limit int) ([]Event, int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, err := s.viewer(token)
+	if err != nil {
+		return nil, from, err
+	}
+	if from < 0 {
+		return nil, from, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("history from %d: sequence numbers start at 0", from)}}
+	}
+	end := len(s.events)
+	if limit > 0 {
+		end = min(end, from+limit)
+	}
+	var out []Event
+	for seq := from; seq < end; seq++ {
+		e := s.events[seq]
+		out = append(out, Event{Entry: e.entry, Event: wire.NewEvent(s.c.rules, s.eventFor(e.Event, v), v.Seat, seq)})
+	}
+	return out, max(from, end), nil
+}
+
+// Log returns the entries of the log from index from on. Thoughts are
+// left only for the viewer who had them (and the research view).
+func (s *Session) Log(token string, from int) ([]Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, err := s.viewer(token)
+	if err != nil {
+		return nil, err
+	}
+	from = max(0, min(from, len(s.log)))
+	out := append([]Entry(nil), s.log[from:]...)
+	for i := range out {
+		if !v.Research && out[i].Seat != v.Seat {
+			out[i].Thought = ""
+		}
+	}
+	return out, nil
+}
+
+// Turns returns the turn boundaries so far.
+func (s *Session) Turns() []Turn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Turn(nil), s.turns...)
+}
+
+// Subscribe returns a channel that receives a value whenever the session
+// changes (answers committed), and a function to stop. A watcher then
+// asks History for the events after the last sequence number it saw: a
+// slow watcher misses no event, only notifications.
+func (s *Session) Subscribe() (<-chan struct{}, func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{}, 1)
+	if s.subs == nil {
+		s.subs = map[chan struct{}]struct{}{}
+	}
+	s.subs[ch] = struct{}{}
+	return ch, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.subs, ch)
+	}
+}
+
+// notify tells the watchers. Called with s.mu held.
+func (s *Session) notify() {
+	for ch := range s.subs {
+		select {
+		case ch <- struct{}{}:
+		default: // one notification pending is enough
+		}
+	}
+}
+
+// GameAt returns the game as it stood after the first at answers of the
+// log: the log replayed on the setup, without asking any bot.
+func (s *Session) GameAt(at int) (*monopoly.Game, error) {
+	s.mu.Lock()
+	setup, log, err := s.setup, s.log, s.usable()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if at < 0 || at > len(log) {
+		return nil, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("replay at %d: session %s has answers 0 to %d", at, s.id, len(log))}}
+	}
+	r, err := s.m.newSession(s.id, setup)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.replay(log, at, false); err != nil {
+		return nil, err
+	}
+	r.g.Record(false)
+	return r.g, nil
+}
+
+// SnapshotAt returns the view of the token's holder after the first at
+// answers.
+func (s *Session) SnapshotAt(token string, at int) (wire.Snapshot, error) {
+	s.mu.Lock()
+	v, err := s.viewer(token)
+	s.mu.Unlock()
+	if err != nil {
+		return wire.Snapshot{}, err
+	}
+	g, err := s.GameAt(at)
+	if err != nil {
+		return wire.Snapshot{}, err
+	}
+	return wire.NewSnapshot(g, v.Seat, s.setup.Names()), nil
+}

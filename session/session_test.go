@@ -1,0 +1,250 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/store"
+)
+
+var ctx = context.Background()
+
+// openStore opens a fresh SQLite store in a temporary directory.
+func openStore(t *testing.T) session.Store {
+	t.Helper()
+	st, err := store.Open(ctx, store.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// setup is a table of one person (seat 0) and bots.
+func setup(seed uint64, seats string) session.Setup {
+	s, err := session.ParseSeats(seats)
+	if err != nil {
+		panic(err)
+	}
+	return session.Setup{Seed: seed, Seats: s, Rules: "max_rounds: 60"}
+}
+
+// stand is a bot that answers for a person: the player the person's seat
+// would have had as that bot, so that a session played through Submit can
+// be compared with the same game played by bots alone.
+func stand(t *testing.T, bot string, seed uint64, seat int) agent.Agent {
+	t.Helper()
+	a, err := agent.New(bot, seat, agent.SeatSeed(seed, seat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// playThrough answers every waiting decision with the stand-ins, through
+// Submit with each seat's token, after at most steps answers (0: to the
+// end), and returns how many it submitted.
+func playThrough(t *testing.T, s *session.Session, stands map[int]agent.Agent, steps int) int {
+	t.Helper()
+	tokens := s.Tokens()
+	p, err := s.Advance(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for !p.Over && (steps == 0 || n < steps) {
+		if p.Waiting < 0 {
+			t.Fatalf("advance stopped with nobody waiting: %+v", p)
+		}
+		g := s.Game()
+		a := stands[p.Waiting].Decide(g.View(p.Waiting), g.Pending())
+		if p, err = s.Submit(ctx, tokens.Seats[p.Waiting], agent.Answer{Action: a}); err != nil {
+			t.Fatalf("submit %d: %v", n, err)
+		}
+		n++
+	}
+	return n
+}
+
+// A session with a person's seat played by the bot that seat would have
+// had ends exactly as the bots' game played by the arena.
+func TestSessionPlaysAsArena(t *testing.T) {
+	m := session.NewManager(openStore(t), session.Options{})
+	const seed = 11
+	s, err := m.Create(ctx, setup(seed, "human,baseline,shark,professor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", seed, 0)}, 0); n < 20 {
+		t.Fatalf("only %d answers from the person's seat", n)
+	}
+	rules := s.Rules()
+	var tb arena.Table
+	if _, err := tb.Play(arena.Match{Rules: rules, Seed: seed, Seats: []arena.Seat{{Bot: "baseline"}, {Bot: "baseline"}, {Bot: "shark"}, {Bot: "professor"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Game().SameState(tb.Game()) {
+		t.Error("the session's game differs from the arena's")
+	}
+	st := s.Status()
+	if !st.Over || st.Waiting != -1 || !strings.Contains(st.Summary, "over") {
+		t.Errorf("status %+v", st)
+	}
+}
+
+// A session resumed by another manager (a restart) after any answer
+// continues to the same end as one played without a break.
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	const seed = 4
+	whole := session.NewManager(openStore(t), session.Options{})
+	w, err := whole.Create(ctx, setup(seed, "human,hustler,turtle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	playThrough(t, w, map[int]agent.Agent{0: stand(t, "cautious", seed, 0)}, 0)
+
+	st := openStore(t)
+	s, err := session.NewManager(st, session.Options{}).Create(ctx, setup(seed, "human,hustler,turtle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, person := s.ID(), stand(t, "cautious", seed, 0)
+	for breaks := 0; ; breaks++ {
+		playThrough(t, s, map[int]agent.Agent{0: person}, 7)
+		if s.Status().Over {
+			if breaks < 3 {
+				t.Fatalf("over after %d breaks", breaks)
+			}
+			break
+		}
+		// A new manager is a new process: it knows only the store.
+		if s, err = session.NewManager(st, session.Options{}).Open(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := s.Status().Digest, w.Status().Digest; a != b || !s.Game().SameState(w.Game()) {
+		t.Errorf("resumed play ends with digest %s, unbroken with %s", a, b)
+	}
+}
+
+// Refused answers and requests change nothing: not the game, not the log,
+// not the store.
+func TestRefusalsChangeNothing(t *testing.T) {
+	st := openStore(t)
+	m := session.NewManager(st, session.Options{})
+	s, err := m.Create(ctx, setup(3, "human,human,baseline"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Advance(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	tok := s.Tokens()
+	before, status := s.Game(), s.Status()
+	waiting := status.Waiting
+	other := tok.Seats[1-waiting]
+	cases := []struct {
+		name, token, answer, code string
+	}{
+		{"malformed", tok.Seats[waiting], `{"action":{"kind":"build","square":`, "bad_action"},
+		{"unknown kind", tok.Seats[waiting], `{"action":{"kind":"fly"}}`, "bad_action"},
+		{"unknown square", tok.Seats[waiting], `{"action":{"kind":"mortgage","square":"Nowhere Lane"}}`, "bad_action"},
+		{"not owned", tok.Seats[waiting], `{"action":{"kind":"mortgage","square":"Boardwalk"}}`, "not_owner"},
+		{"not an answer", tok.Seats[waiting], `{"action":{"kind":"bid","amount":10}}`, "not_an_answer"},
+		{"other seat", other, `{"action":{"kind":"continue"}}`, "not_your_decision"},
+		{"spectator", "", `{"action":{"kind":"continue"}}`, session.CodeNoSeat},
+		{"bad token", "0123456789abcdef", `{"action":{"kind":"continue"}}`, session.CodeBadToken},
+		{"research off", tok.Research, `{"action":{"kind":"continue"}}`, session.CodeBadToken},
+	}
+	for _, c := range cases {
+		_, err := s.SubmitJSON(ctx, c.token, []byte(c.answer))
+		var r *session.Refused
+		if !errors.As(err, &r) || r.Code != c.code || r.Message == "" {
+			t.Errorf("%s: error %v, want refusal %s", c.name, err, c.code)
+			continue
+		}
+		if c.code != session.CodeBadToken && c.code != session.CodeNoSeat && r.Options == nil {
+			t.Errorf("%s: refusal without the legal options", c.name)
+		}
+	}
+	if !s.Game().SameState(before) || s.Status().Digest != status.Digest || s.Status().Entries != status.Entries {
+		t.Error("refused answers changed the session")
+	}
+	rec, log, err := st.Load(ctx, s.ID())
+	if err != nil || len(log) != status.Entries || rec.Status.Digest != status.Digest {
+		t.Errorf("stored: %d entries, digest %s, %v", len(log), rec.Status.Digest, err)
+	}
+}
+
+// Each seat sees its own thoughts and nobody else's; a spectator sees
+// none; the research view, when the host enables it, sees them all.
+func TestThoughtsArePrivate(t *testing.T) {
+	m := session.NewManager(openStore(t), session.Options{Research: true})
+	s, err := m.Create(ctx, setup(8, "human,shark,hustler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Advance(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := s.Tokens()
+	g := s.Game()
+	a := stand(t, "baseline", 8, 0).Decide(g.View(0), g.Pending())
+	if _, err := s.Submit(ctx, tok.Seats[p.Waiting], agent.Answer{Action: a, Speech: "hello table", Thought: "my secret plan"}); err != nil {
+		t.Fatal(err)
+	}
+	playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", 8, 0)}, 30)
+	count := func(token string) (mine, others, speech int) {
+		evs, _, err := s.History(token, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			b, _ := json.Marshal(e.Event)
+			var v struct {
+				Kind    string `json:"kind"`
+				Player  int    `json:"player"`
+				Speech  string `json:"speech"`
+				Thought string `json:"thought"`
+			}
+			json.Unmarshal(b, &v)
+			if v.Kind != "speech" {
+				continue
+			}
+			if v.Speech != "" {
+				speech++
+			}
+			if v.Thought != "" && v.Player == 0 {
+				mine++
+			} else if v.Thought != "" {
+				others++
+			}
+		}
+		return
+	}
+	if mine, others, speech := count(tok.Seats[0]); mine != 1 || others != 0 || speech < 2 {
+		t.Errorf("seat 0 sees %d own thoughts, %d of others, %d speeches", mine, others, speech)
+	}
+	if mine, others, _ := count(""); mine+others != 0 {
+		t.Errorf("a spectator sees %d thoughts", mine+others)
+	}
+	if mine, others, _ := count(tok.Research); mine != 1 || others == 0 {
+		t.Errorf("the research view sees %d + %d thoughts", mine, others)
+	}
+	log, err := s.Log(tok.Seats[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range log {
+		if e.Seat != 0 && e.Thought != "" {
+			t.Fatalf("seat 0 reads seat %d's thought in the log", e.Seat)
+		}
+	}
+}

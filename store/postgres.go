@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+// openPostgres opens the PostgreSQL store at dsn. The DSN may name a
+// schema through search_path (postgres://.../db?search_path=s): the store's
+// tables then live in that schema.
+func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*db, error) {
+	r := newRedactor(dsn)
+	desc := describePostgres(dsn)
+	fail := func(err error) error {
+		return r.wrap(fmt.Errorf("store: postgres %s: %w", desc, err))
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fail(err)
+	}
+	// database/sql rather than pgxpool: goose migrates through a *sql.DB,
+	// and one implementation serves both backends.
+	sdb := stdlib.OpenDB(*cfg)
+	sdb.SetMaxIdleConns(4)
+	if err := sdb.PingContext(ctx); err != nil {
+		sdb.Close()
+		return nil, fail(err)
+	}
+	locker, err := pgLocker(ctx, sdb)
+	if err != nil {
+		sdb.Close()
+		return nil, fail(err)
+	}
+	if err := migrate(ctx, sdb, goose.DialectPostgres, locker, logger); err != nil {
+		sdb.Close()
+		return nil, fail(err)
+	}
+	logger.Debug("store: opened", "store", "postgres "+desc)
+	return &db{
+		sql: sdb,
+		d: dialect{
+			dollar:  true,
+			lockRow: " FOR UPDATE",
+			// Load reads the record and then the log: without one snapshot
+			// for both, an append committed in between would show entries
+			// the record does not count.
+			readTx: &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
+			unique: pgUnique,
+		},
+		redact: r,
+	}, nil
+}
+
+// pgLocker returns goose's advisory-lock locker for the database and
+// schema sdb works in. The lock id is derived from them because the lock
+// is database-wide: stores in different schemas (as tests make) need not
+// wait for each other's migrations.
+func pgLocker(ctx context.Context, sdb *sql.DB) (lock.SessionLocker, error) {
+	var where string
+	if err := sdb.QueryRowContext(ctx, `SELECT current_database() || '.' || coalesce(current_schema(), '')`).Scan(&where); err != nil {
+		return nil, err
+	}
+	h := fnv.New64a()
+	h.Write([]byte("gopoly store migrations " + where))
+	// Retry every second for up to five minutes: a migration holding the
+	// lock is short, a longer wait means a stuck process to look at.
+	return lock.NewPostgresSessionLocker(lock.WithLockID(int64(h.Sum64())), lock.WithLockTimeout(1, 300))
+}
+
+// pgUnique reports whether err is a unique violation (SQLSTATE 23505).
+func pgUnique(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}

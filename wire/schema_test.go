@@ -1,0 +1,312 @@
+package wire_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
+)
+
+// validate checks instance against a JSON Schema, for the keywords the
+// answer schemas use: type, const, enum, required, properties,
+// additionalProperties, items, uniqueItems, oneOf, anyOf, not, minimum,
+// maximum and minLength. Annotations are ignored; any other keyword is an
+// error, so that the schemas cannot use one this validator would let
+// pass unchecked.
+func validate(schema, instance any) error {
+	switch s := schema.(type) {
+	case bool:
+		if !s {
+			return fmt.Errorf("the false schema admits nothing")
+		}
+		return nil
+	case map[string]any:
+		return validateObject(s, instance)
+	}
+	return fmt.Errorf("a schema is an object or a boolean, not %T", schema)
+}
+
+func validateObject(s map[string]any, inst any) error {
+	for key, kw := range s {
+		var err error
+		switch key {
+		case "$schema", "title", "description":
+		case "type":
+			err = checkType(kw, inst)
+		case "const":
+			if !jsonEqual(kw, inst) {
+				err = fmt.Errorf("want %v", kw)
+			}
+		case "enum":
+			ok := false
+			for _, e := range kw.([]any) {
+				ok = ok || jsonEqual(e, inst)
+			}
+			if !ok {
+				err = fmt.Errorf("not one of %v", kw)
+			}
+		case "required":
+			if m, ok := inst.(map[string]any); ok {
+				for _, k := range kw.([]any) {
+					if _, ok := m[k.(string)]; !ok {
+						err = fmt.Errorf("%s is required", k)
+					}
+				}
+			}
+		case "properties":
+			if m, ok := inst.(map[string]any); ok {
+				for k, sub := range kw.(map[string]any) {
+					if v, ok := m[k]; ok {
+						if e := validate(sub, v); e != nil {
+							err = fmt.Errorf("%s: %w", k, e)
+						}
+					}
+				}
+			}
+		case "additionalProperties":
+			if m, ok := inst.(map[string]any); ok {
+				props, _ := s["properties"].(map[string]any)
+				for k, v := range m {
+					if _, ok := props[k]; ok {
+						continue
+					}
+					if e := validate(kw, v); e != nil {
+						err = fmt.Errorf("%s: not allowed: %w", k, e)
+					}
+				}
+			}
+		case "items":
+			if l, ok := inst.([]any); ok {
+				for i, v := range l {
+					if e := validate(kw, v); e != nil {
+						err = fmt.Errorf("[%d]: %w", i, e)
+					}
+				}
+			}
+		case "uniqueItems":
+			if l, ok := inst.([]any); ok && kw == true {
+				for i := range l {
+					for j := range i {
+						if jsonEqual(l[i], l[j]) {
+							err = fmt.Errorf("items %d and %d are equal", j, i)
+						}
+					}
+				}
+			}
+		case "oneOf", "anyOf":
+			n := 0
+			var errs []string
+			for _, sub := range kw.([]any) {
+				if e := validate(sub, inst); e == nil {
+					n++
+				} else {
+					errs = append(errs, e.Error())
+				}
+			}
+			if n == 0 || (key == "oneOf" && n > 1) {
+				err = fmt.Errorf("%d of %s match (%s)", n, key, strings.Join(errs, "; "))
+			}
+		case "not":
+			if validate(kw, inst) == nil {
+				err = fmt.Errorf("matches a not")
+			}
+		case "minimum", "maximum":
+			if n, ok := inst.(json.Number); ok {
+				v, _ := n.Float64()
+				b, _ := kw.(json.Number).Float64()
+				if key == "minimum" && v < b || key == "maximum" && v > b {
+					err = fmt.Errorf("%v is beyond the %s %v", n, key, b)
+				}
+			}
+		case "minLength":
+			if str, ok := inst.(string); ok {
+				b, _ := kw.(json.Number).Int64()
+				if int64(len([]rune(str))) < b {
+					err = fmt.Errorf("shorter than %d", b)
+				}
+			}
+		default:
+			err = fmt.Errorf("validator does not know the keyword %q", key)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkType(kw, inst any) error {
+	var types []any
+	if l, ok := kw.([]any); ok {
+		types = l
+	} else {
+		types = []any{kw}
+	}
+	for _, t := range types {
+		ok := false
+		switch t {
+		case "object":
+			_, ok = inst.(map[string]any)
+		case "array":
+			_, ok = inst.([]any)
+		case "string":
+			_, ok = inst.(string)
+		case "boolean":
+			_, ok = inst.(bool)
+		case "null":
+			ok = inst == nil
+		case "number":
+			_, ok = inst.(json.Number)
+		case "integer":
+			if n, isNum := inst.(json.Number); isNum {
+				f, err := strconv.ParseFloat(string(n), 64)
+				ok = err == nil && f == float64(int64(f))
+			}
+		}
+		if ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("want type %v, got %T", kw, inst)
+}
+
+func jsonEqual(a, b any) bool {
+	na, oka := a.(json.Number)
+	nb, okb := b.(json.Number)
+	if oka && okb {
+		fa, _ := na.Float64()
+		fb, _ := nb.Float64()
+		return fa == fb
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func decodeAny(t *testing.T, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	return v
+}
+
+// Every answer tried in many positions validates against its decision's
+// schema, with words and without.
+func TestSchemaAdmitsAnswers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	schemas := map[monopoly.DecisionKind]any{}
+	for k := monopoly.DecisionNone; k <= monopoly.DecisionMortgagedTransfer; k++ {
+		schemas[k] = decodeAny(t, wire.Schema(k))
+	}
+	count := 0
+	for _, vr := range variants {
+		r := rulesOf(t, vr)
+		positions(t, r, 3, func(g *monopoly.Game, seed uint64, n int) bool {
+			d := g.Pending()
+			for i, a := range candidates(g.View(d.Player), rng) {
+				data, err := wire.EncodeAnswer(r, a, "", "")
+				if i%2 == 1 {
+					data, err = wire.EncodeAnswer(r, a, "a word", "a thought")
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := validate(schemas[d.Kind], decodeAny(t, data)); err != nil {
+					t.Fatalf("%s seed %d: %s answering %s: %v", vr.name, seed, data, d.Kind, err)
+				}
+				count++
+			}
+			return true
+		})
+	}
+	if count < 10000 {
+		t.Errorf("only %d answers validated", count)
+	}
+}
+
+// Answers the decoder refuses, or that answer another decision, fail the
+// schema; the forms the decoder takes besides the canonical one pass.
+func TestSchemaRefusesWrongAnswers(t *testing.T) {
+	r := monopoly.DefaultRules()
+	tests := []struct {
+		decision monopoly.DecisionKind
+		answer   string
+		ok       bool
+	}{
+		{monopoly.DecisionBuy, `{"action":{"kind":"buy"}}`, true},
+		{monopoly.DecisionBuy, `{"action":{"kind":"buy","player":2},"speech":"mine","thought":"cheap"}`, true},
+		{monopoly.DecisionManage, `{"action":{"kind":"build","square":"Boardwalk"}}`, true},
+		{monopoly.DecisionJail, `{"action":{"kind":"use_jail_card","deck":1}}`, true},
+		{monopoly.DecisionJail, `{"action":{"kind":"use_jail_card"}}`, true},
+		{monopoly.DecisionManage, `{"action":{"kind":"propose_trade","offer":{"to":1,"give":{"squares":[39,"Park Place"],"cash":5,"jail_cards":["chance"]},"get":{}}}}`, true},
+		{monopoly.DecisionTradeResponse, `{"action":{"kind":"accept_trade","limit":-50}}`, true},
+
+		{monopoly.DecisionBuy, `{"action":{"kind":"bid","amount":5}}`, false},              // another decision's
+		{monopoly.DecisionBuy, `{"action":{"kind":"buy"},"mood":"glad"}`, false},           // unknown key
+		{monopoly.DecisionBuy, `{"speech":"hi"}`, false},                                   // no action
+		{monopoly.DecisionBuy, `{"action":{"kind":"buy"},"speech":5}`, false},              // wrong type
+		{monopoly.DecisionBuy, `{"action":{"kind":"buy","square":3}}`, false},              // a key buy does not take
+		{monopoly.DecisionBid, `{"action":{"kind":"bid"}}`, false},                         // missing amount
+		{monopoly.DecisionBid, `{"action":{"kind":"bid","amount":"5"}}`, false},            // wrong type
+		{monopoly.DecisionBid, `{"action":{"kind":"bid","amount":5.5}}`, false},            // not an integer
+		{monopoly.DecisionManage, `{"action":{"kind":"build","square":true}}`, false},      // wrong type
+		{monopoly.DecisionManage, `{"action":{"kind":"build","square":-1}}`, false},        // below the board
+		{monopoly.DecisionManage, `{"action":{"kind":"propose_trade","offer":{}}}`, false}, // no seat
+		{monopoly.DecisionManage, `{"action":{"kind":"propose_trade","offer":{"to":1,"give":{"cash":-5}}}}`, false},
+		{monopoly.DecisionManage, `{"action":{"kind":"propose_trade","offer":{"to":1,"give":{"squares":[3,3]}}}}`, false},
+		{monopoly.DecisionManage, `{"action":{"kind":"propose_trade","offer":{"to":1,"gift":{}}}}`, false},
+		{monopoly.DecisionManage, `{"action":{"kind":"continue"},"thought":null}`, false},
+		{monopoly.DecisionNone, `{"action":{"kind":"continue"}}`, false},
+		{monopoly.DecisionMortgagedTransfer, `{"action":{"kind":"unmortgage","square":3}}`, false},
+	}
+	for _, tc := range tests {
+		err := validate(decodeAny(t, wire.Schema(tc.decision)), decodeAny(t, []byte(tc.answer)))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s answering %s: valid %v, want %v (%v)", tc.answer, tc.decision, err == nil, tc.ok, err)
+		}
+		// What the schema admits as the answer to a decision that takes
+		// its kind, the decoder reads.
+		if tc.ok {
+			if _, _, _, err := wire.DecodeAnswer(r, 2, []byte(tc.answer)); err != nil {
+				t.Errorf("%s: schema admits it, decoder refuses: %v", tc.answer, err)
+			}
+		}
+	}
+}
+
+// Each decision's schema offers exactly the action kinds of Answers, and
+// AnswerSchemas holds every decision kind.
+func TestSchemaMatchesTable(t *testing.T) {
+	all := wire.AnswerSchemas()
+	if len(all) != int(monopoly.DecisionMortgagedTransfer)+1 {
+		t.Errorf("%d schemas", len(all))
+	}
+	for k := monopoly.DecisionNone; k <= monopoly.DecisionMortgagedTransfer; k++ {
+		if !bytes.Equal(all[k.String()], wire.Schema(k)) {
+			t.Errorf("%s: AnswerSchemas and Schema differ", k)
+		}
+		schema := decodeAny(t, wire.Schema(k))
+		allowed := map[monopoly.ActionKind]bool{}
+		for _, a := range wire.Answers(k) {
+			allowed[a] = true
+		}
+		for a := monopoly.ActContinue; a <= monopoly.ActCounterTrade; a++ {
+			// The smallest action of the kind: its required key filled.
+			data, _ := wire.EncodeAction(monopoly.DefaultRules(), monopoly.Action{Kind: a, Arg: 1,
+				Offer: &monopoly.TradeOffer{To: 1, GiveCash: 1}})
+			answer := decodeAny(t, []byte(`{"action":`+string(data)+`}`))
+			if err := validate(schema, answer); (err == nil) != allowed[a] {
+				t.Errorf("%s: %s valid %v, listed %v (%v)", k, data, err == nil, allowed[a], err)
+			}
+		}
+	}
+}

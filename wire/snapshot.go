@@ -1,0 +1,128 @@
+package wire
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// Snapshot is a game as one seat, or a spectator, may see it: everything
+// public, the pending decision as that viewer sees it, and the options
+// of the seat that decides, for that seat alone. It holds nothing hidden:
+// not the order of the decks, not the generator, not another seat's
+// sealed limit.
+type Snapshot struct {
+	Viewer       int            `json:"viewer"`            // the seat; -1 for a spectator
+	Turn         int            `json:"turn"`              // turns started so far
+	Round        int            `json:"round"`             // the round, from 1
+	Phase        monopoly.Phase `json:"phase"`             // where the current turn stands
+	Current      int            `json:"current"`           // whose turn it is
+	Dice         [2]int         `json:"dice"`              // the dice last rolled; [0,0] before the first roll
+	Over         bool           `json:"over"`              // the game has ended
+	Winner       int            `json:"winner"`            // -1 while the game goes on, or for a tie
+	DealProtocol string         `json:"deal_protocol"`     // "open" or "sealed"
+	Board        []SquareState  `json:"board"`             // every square, by index
+	HouseSupply  int            `json:"house_supply"`      // houses left in the bank
+	HotelSupply  int            `json:"hotel_supply"`      // hotels left in the bank
+	Jackpot      int            `json:"jackpot"`           // the Free Parking pot
+	Decks        []DeckState    `json:"decks"`             // by index
+	Players      []PlayerState  `json:"players"`           // by seat
+	Decision     Decision       `json:"decision"`          // the pending decision as the viewer sees it
+	Options      *Options       `json:"options,omitempty"` // only for the seat that decides
+}
+
+// SquareState is a square of the board and what stands on it.
+type SquareState struct {
+	Index     int    `json:"index"`     // its place on the board, from GO = 0
+	Name      string `json:"name"`      // its name
+	Kind      string `json:"kind"`      // go, street, railroad, utility, jail, action
+	Group     string `json:"group"`     // a street's colour group; "" for others
+	Price     int    `json:"price"`     // 0 for squares that cannot be bought
+	Owner     int    `json:"owner"`     // a seat; -1 for none
+	Houses    int    `json:"houses"`    // houses standing (0 under a hotel)
+	Hotel     bool   `json:"hotel"`     // a hotel stands
+	Mortgaged bool   `json:"mortgaged"` // it is mortgaged
+}
+
+// DeckState is a deck: its name and how many cards are in it (not which).
+type DeckState struct {
+	Name  string `json:"name"`  // such as "chance"
+	Cards int    `json:"cards"` // cards in it now
+}
+
+// PlayerState is one player's public state.
+type PlayerState struct {
+	Seat          int      `json:"seat"`            // from 0
+	Name          string   `json:"name"`            // as the caller named it
+	Cash          int      `json:"cash"`            // cash is public
+	Position      int      `json:"position"`        // the square it stands on
+	PositionName  string   `json:"position_name"`   // its name
+	InJail        bool     `json:"in_jail"`         // in jail, not just visiting
+	JailTurns     int      `json:"jail_turns"`      // failed attempts to roll out so far
+	JailCards     int      `json:"jail_cards"`      // Get Out of Jail Free cards held
+	JailCardDecks []string `json:"jail_card_decks"` // their decks, by name
+	Bankrupt      bool     `json:"bankrupt"`        // out of the game
+	NetWorth      int      `json:"net_worth"`       // as a timed game counts it (7.10)
+	Properties    []int    `json:"properties"`      // squares owned, in board order
+}
+
+// NewSnapshot describes g as viewer (a seat, or -1 for a spectator; any
+// other value is taken as a spectator) may see it, naming players from
+// names by seat ("player N" where names has none).
+func NewSnapshot(g *monopoly.Game, viewer int, names []string) Snapshot {
+	if viewer < -1 || viewer >= g.Players() {
+		viewer = -1
+	}
+	v := g.View(viewer)
+	r := v.Rules()
+	d1, d2 := v.LastRoll()
+	s := Snapshot{
+		Viewer: viewer, Turn: v.Turn(), Round: v.Round(), Phase: v.Phase(), Current: v.Current(),
+		Dice: [2]int{d1, d2}, Over: g.Over(), Winner: g.Winner(), DealProtocol: r.DealProtocol.String(),
+		HouseSupply: v.HouseSupply(), HotelSupply: v.HotelSupply(), Jackpot: v.JackpotCash(),
+		Decision: NewDecision(v),
+	}
+	for i := range r.Squares {
+		sq := &r.Squares[i]
+		st := SquareState{Index: i, Name: sq.Name, Kind: sq.Kind.String(), Owner: v.Owner(i), Mortgaged: v.Mortgaged(i)}
+		if sq.Ownable() {
+			st.Price = sq.Price
+		}
+		if sq.Kind == monopoly.KindStreet && sq.Group >= 0 && sq.Group < len(r.Groups) {
+			st.Group = r.Groups[sq.Group].Name
+		}
+		if h := v.Houses(i); h == 5 {
+			st.Hotel = true
+		} else {
+			st.Houses = h
+		}
+		s.Board = append(s.Board, st)
+	}
+	for d := range r.Decks {
+		s.Decks = append(s.Decks, DeckState{Name: r.Decks[d].Name, Cards: v.DeckSize(d)})
+	}
+	for p := range v.Players() {
+		ps := PlayerState{
+			Seat: p, Name: fmt.Sprintf("player %d", p), Cash: v.Cash(p), Position: v.Position(p),
+			InJail: v.InJail(p), JailTurns: v.JailTurns(p), JailCards: v.JailCardCount(p),
+			JailCardDecks: jailCardNames(r, uint64(v.JailCardBits(p))), Bankrupt: v.Bankrupt(p),
+			NetWorth: v.NetWorth(p), Properties: []int{},
+		}
+		if p < len(names) && names[p] != "" {
+			ps.Name = names[p]
+		}
+		if ps.Position >= 0 && ps.Position < len(r.Squares) {
+			ps.PositionName = r.Squares[ps.Position].Name
+		}
+		for m := v.OwnedMask(p); m != 0; m &= m - 1 {
+			ps.Properties = append(ps.Properties, bits.TrailingZeros64(m))
+		}
+		s.Players = append(s.Players, ps)
+	}
+	if d := v.Pending(); viewer >= 0 && d.Kind != monopoly.DecisionNone && d.Player == viewer {
+		o := NewOptions(v)
+		s.Options = &o
+	}
+	return s
+}
