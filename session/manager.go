@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 	"time"
@@ -367,6 +368,9 @@ func strictJSON(data []byte, v any) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		line, col := lineCol(data, int64(len(data)))
+		return fmt.Errorf("line %d, column %d: the document ends early", line, col)
 	case errors.As(err, &se):
 		line, col := lineCol(data, se.Offset)
 		return fmt.Errorf("line %d, column %d: %w", line, col, err)

@@ -196,7 +196,7 @@ func TestConcurrentManagers(t *testing.T) {
 // Watchers hear of every committed change.
 func TestSubscribe(t *testing.T) {
 	m := session.NewManager(openStore(t), session.Options{})
-	s, err := m.Create(ctx, setup(2, "human,baseline"))
+	s, err := m.Create(ctx, setup(2, "baseline,human"))
 	if err != nil {
 		t.Fatal(err)
 	}

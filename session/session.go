@@ -135,12 +135,13 @@ func (s *Session) viewer(token string) (Viewer, error) {
 	return Viewer{}, &Refused{wire.Refusal{Code: CodeBadToken, Message: "no seat of session " + s.id + " holds that token"}}
 }
 
-// eventFor is e as v may see it: a research viewer sees everything.
-func (s *Session) eventFor(e monopoly.Event, v Viewer) monopoly.Event {
+// wireViewer is v as the wire package names viewers: a seat, a
+// spectator (-1) or wire.Research.
+func (v Viewer) wireViewer() int {
 	if v.Research {
-		return e
+		return wire.Research
 	}
-	return e.For(v.Seat, s.c.rules)
+	return v.Seat
 }
 
 // usable fails for a stale session. Called with s.mu held.
@@ -430,6 +431,9 @@ func (s *Session) Status() Status {
 type Event struct {
 	Entry int        `json:"entry"`
 	Event wire.Event `json:"event"`
+	// Engine is the same event as the engine's value, for clients in
+	// this process that describe events with the rules (monopoly.Rules.Describe).
+	Engine monopoly.Event `json:"-"`
 }
 
 // History returns up to limit events from sequence number from on, as the
@@ -451,7 +455,11 @@ func (s *Session) History(token string, from, limit int) ([]Event, int, error) {
 	var out []Event
 	for seq := from; seq < end; seq++ {
 		e := s.events[seq]
-		out = append(out, Event{Entry: e.entry, Event: wire.NewEvent(s.c.rules, s.eventFor(e.Event, v), v.Seat, seq)})
+		ev := e.Event
+		if !v.Research {
+			ev = ev.For(v.Seat, s.c.rules)
+		}
+		out = append(out, Event{Entry: e.entry, Event: wire.NewEvent(s.c.rules, e.Event, v.wireViewer(), seq), Engine: ev})
 	}
 	return out, max(from, end), nil
 }

@@ -447,7 +447,7 @@ func TestPlayColor(t *testing.T) {
 	seats := []string{"baseline", "baseline", "baseline"}
 	render := func(color bool) string {
 		var b bytes.Buffer
-		log := newTextPlayLog(&b, rules, seats, 11, color)
+		log := newTextPlayLog(&b, rules, seatNames[:len(seats)], seats, 11, color)
 		st, err := playGame(rules, seats, agent.SeatParams{}, 11, false, defaultPlayOptions().maxDecisions, log)
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/session"
 )
 
 // playOptions are the settings of play that no flag sets.
@@ -98,7 +100,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 			if asJSON {
 				log = &jsonPlayLog{w: out, rules: rules, names: seatNames[:players]}
 			} else {
-				log = newTextPlayLog(out, rules, seats, seed, useColor(cmd.OutOrStdout()))
+				log = newTextPlayLog(out, rules, seatNames[:players], seats, seed, useColor(cmd.OutOrStdout()))
 			}
 			st, err := playGame(rules, seats, params, seed, thoughts, opts.maxDecisions, log)
 			if err != nil {
@@ -126,15 +128,14 @@ func useColor(w io.Writer) bool {
 	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
 }
 
-// seatNames are the players' names by seat; short, distinct and easy to
-// follow in a long log.
-var seatNames = [monopoly.MaxPlayers]string{"Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"}
+// seatNames are the players' names by seat: those of a session's setup.
+var seatNames = session.DefaultNames
 
 // playLog receives a game as it is played.
 type playLog interface {
 	// events gets the events of one step of g, with the round each
 	// happened in.
-	events(g *monopoly.Game, evs []monopoly.Event, rounds []int)
+	events(g tableState, evs []monopoly.Event, rounds []int)
 	standings(st playStandings)
 }
 
@@ -191,29 +192,7 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int64(round)}}
 	log.events(g, first, []int{round})
 	var rounds []int
-	stalled := false
-	for n := 0; !g.Over(); n++ {
-		if n == maxDecisions {
-			// As the arena does: a game that would not end is adjourned.
-			g.Adjourn()
-			stalled = true
-		} else {
-			d := g.Pending()
-			if d.Kind == monopoly.DecisionNone {
-				return playStandings{}, fmt.Errorf("play: the game waits for dice")
-			}
-			var a monopoly.Action
-			if t, ok := agents[d.Player].(agent.Talker); ok {
-				ans := t.Answer(g.View(d.Player), d)
-				g.Say(d.Player, ans.Speech, ans.Thought)
-				a = ans.Action
-			} else {
-				a = agents[d.Player].Decide(g.View(d.Player), d)
-			}
-			if err := g.Apply(a); err != nil {
-				return playStandings{}, fmt.Errorf("play: seat %d (%s): %w", d.Player, seats[d.Player], err)
-			}
-		}
+	step := func(g *monopoly.Game) {
 		evs := g.TakeEvents()
 		if !thoughts {
 			evs = spectate(evs, rules)
@@ -230,7 +209,23 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		}
 		log.events(g, evs, rounds)
 	}
-	st := standings(g, seats, seed, outRound)
+	d := agent.Driver{Agents: agents, Words: true, Max: maxDecisions,
+		Applied: func(g *monopoly.Game, _ int, _ agent.Answer) error { step(g); return nil }}
+	_, stop, err := d.Run(context.Background(), g)
+	var se *agent.SeatError
+	switch {
+	case errors.As(err, &se):
+		return playStandings{}, fmt.Errorf("play: seat %d (%s): %w", se.Seat, seats[se.Seat], se.Err)
+	case err != nil:
+		return playStandings{}, fmt.Errorf("play: %w", err)
+	}
+	stalled := stop == agent.StopLimit
+	if stalled {
+		// As the arena does: a game that would not end is adjourned.
+		g.Adjourn()
+		step(g)
+	}
+	st := standings(g, seatNames[:len(seats)], seats, seed, outRound)
 	st.maxDecisions = maxDecisions
 	if stalled {
 		st.Stalled, st.Rounds = true, g.Round()
@@ -254,15 +249,16 @@ func spectate(evs []monopoly.Event, rules *monopoly.Rules) []monopoly.Event {
 
 // standings ranks the players: the winner, then those still in by net
 // worth, then the bankrupt, the last to go first.
-func standings(g *monopoly.Game, seats []string, seed uint64, outRound []int) playStandings {
+// names and labels (the bot, or who plays the seat) are by seat.
+func standings(g *monopoly.Game, names, labels []string, seed uint64, outRound []int) playStandings {
 	st := playStandings{Kind: "standings", Seed: seed, Rounds: g.Round(),
 		Turns: g.Turn(), Rolls: g.Rolls(), Capped: g.Capped(), Winner: g.Winner()}
 	if g.Capped() {
 		// The round counter has moved past the limit when the game ends.
 		st.Rounds = g.Rules().MaxRounds
 	}
-	for s, bot := range seats {
-		p := playerStand{Seat: s, Name: seatNames[s], Bot: bot, Cash: g.Cash(s), NetWorth: g.NetWorth(s),
+	for s, bot := range labels {
+		p := playerStand{Seat: s, Name: names[s], Bot: bot, Cash: g.Cash(s), NetWorth: g.NetWorth(s),
 			Bankrupt: g.Bankrupt(s), OutRound: outRound[s], Winner: g.Winner() == s}
 		for m := g.OwnedMask(s); m != 0; m &= m - 1 {
 			sq := bits.TrailingZeros64(m)
@@ -313,7 +309,7 @@ type jsonPlayLog struct {
 	seq   int
 }
 
-func (l *jsonPlayLog) events(_ *monopoly.Game, evs []monopoly.Event, rounds []int) {
+func (l *jsonPlayLog) events(_ tableState, evs []monopoly.Event, rounds []int) {
 	for i, e := range evs {
 		b, err := json.Marshal(e)
 		if err != nil {
@@ -348,24 +344,33 @@ var moneyRE = regexp.MustCompile(`\$[0-9]+`)
 // turn, and the turn's events indented below it, with the acting player's
 // name left out of its own lines.
 type textPlayLog struct {
-	w     io.Writer
-	rules *monopoly.Rules
-	seats []string
-	names []string // as printed, coloured when colour is on
-	color bool
-	round int
-	roll  string // a roll waiting for the move it causes, to share its line
-	cur   int8
+	w      io.Writer
+	rules  *monopoly.Rules
+	labels []string // who plays each seat: a bot's name, "human"
+	names  []string // as printed, coloured when colour is on
+	color  bool
+	round  int
+	roll   string // a roll waiting for the move it causes, to share its line
+	cur    int8
 }
 
-func newTextPlayLog(w io.Writer, rules *monopoly.Rules, seats []string, seed uint64, color bool) *textPlayLog {
-	l := &textPlayLog{w: w, rules: rules, seats: seats, color: color}
-	for s := range seats {
-		l.names = append(l.names, l.paint(seatColors[s], seatNames[s]))
+// tableState is where the players stand, for the line that starts each
+// turn: the game itself, or a seat's view of it.
+type tableState interface {
+	Cash(p int) int
+	Position(p int) int
+	InJail(p int) bool
+}
+
+// newTextPlayLog writes the log's header: names and labels are by seat.
+func newTextPlayLog(w io.Writer, rules *monopoly.Rules, names, labels []string, seed uint64, color bool) *textPlayLog {
+	l := &textPlayLog{w: w, rules: rules, labels: labels, color: color}
+	for s, n := range names {
+		l.names = append(l.names, l.paint(seatColors[s], n))
 	}
-	fmt.Fprintf(w, "%s\n", l.paint(ansiBold, fmt.Sprintf("Monopoly: %d players, seed %d, %s", len(seats), seed, playLimit(rules))))
-	for s, bot := range seats {
-		fmt.Fprintf(w, "  seat %d  %s (%s)\n", s+1, l.names[s], bot)
+	fmt.Fprintf(w, "%s\n", l.paint(ansiBold, fmt.Sprintf("Monopoly: %d players, seed %d, %s", len(names), seed, playLimit(rules))))
+	for s, label := range labels {
+		fmt.Fprintf(w, "  seat %d  %s (%s)\n", s+1, l.names[s], label)
 	}
 	return l
 }
@@ -413,14 +418,14 @@ func (l *textPlayLog) sentence(e monopoly.Event) string {
 	return s
 }
 
-func (l *textPlayLog) events(g *monopoly.Game, evs []monopoly.Event, rounds []int) {
+func (l *textPlayLog) events(g tableState, evs []monopoly.Event, rounds []int) {
 	for i, e := range evs {
 		l.event(g, e, rounds[i])
 	}
 	l.flushRoll()
 }
 
-func (l *textPlayLog) event(g *monopoly.Game, e monopoly.Event, round int) {
+func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 	switch e.Kind {
 	case monopoly.EvMove:
 		to := l.rules.Squares[e.Square].Name
@@ -543,7 +548,7 @@ func (l *textPlayLog) winnerLine(st playStandings) string {
 	if st.Winner < 0 {
 		return l.paint(ansiBold, "No winner: a tie on net worth "+end) + " (" + summary + ")"
 	}
-	who := fmt.Sprintf("%s (%s)", l.names[st.Winner], l.seats[st.Winner])
+	who := fmt.Sprintf("%s (%s)", l.names[st.Winner], l.labels[st.Winner])
 	how := "the last player standing"
 	if st.Capped {
 		for _, p := range st.Players {

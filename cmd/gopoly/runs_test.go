@@ -63,7 +63,7 @@ func TestStalledGames(t *testing.T) {
 	rules := monopolytest.Rules(t, "max_rounds: 0")
 	seats := []string{"test-idle", "test-idle"}
 	var b bytes.Buffer
-	log := newTextPlayLog(&b, rules, seats, 3, false)
+	log := newTextPlayLog(&b, rules, seatNames[:len(seats)], seats, 3, false)
 	st, err := playGame(rules, seats, agent.SeatParams{}, 3, false, 5000, log)
 	if err != nil {
 		t.Fatal(err)
