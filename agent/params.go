@@ -229,6 +229,22 @@ func (s ParamSpec) Names() []string {
 	return names
 }
 
+// YAML writes s as ParseParamSpec reads it, one knob a line: a value, or
+// {mean: M, std: S} for a drawn one. A session stores a seat's knobs so.
+func (s ParamSpec) YAML() string {
+	var b strings.Builder
+	for i, name := range s.Names() {
+		p := s.set[i]
+		num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		if p.std != 0 {
+			fmt.Fprintf(&b, "%s: {mean: %s, std: %s}\n", name, num(p.mean), num(p.std))
+		} else {
+			fmt.Fprintf(&b, "%s: %s\n", name, num(p.mean))
+		}
+	}
+	return b.String()
+}
+
 // Sampled reports whether any knob is drawn at random.
 func (s ParamSpec) Sampled() bool {
 	for _, p := range s.set {

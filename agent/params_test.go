@@ -343,3 +343,20 @@ func actions(t *testing.T, r *monopoly.Rules, name, doc string, seed uint64) str
 	}
 	return log.String()
 }
+
+// A spec written as YAML reads back as the same spec, values and drawn
+// knobs alike: sessions store seats' knobs so.
+func TestParamSpecYAMLRoundTrip(t *testing.T) {
+	p, err := agent.ParseSeatParams("p.yaml", []byte("all: {cash_reserve: {mean: 200.5, std: 50}, rollouts: 16, build_reserve: 0.25e3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.All.YAML()
+	back, err := agent.ParseSeatParams("back.yaml", []byte("all:\n  "+strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n  ")+"\n"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if !back.All.Equal(p.All) || len(back.All.Names()) != 3 {
+		t.Errorf("round trip:\n%s", text)
+	}
+}

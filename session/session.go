@@ -298,6 +298,17 @@ func (s *Session) playBots(ctx context.Context, max int) (int, error) {
 // it returns. A refused answer is a *Refused, with the legal options,
 // and changes nothing.
 func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
+	return s.submit(ctx, token, ans, true)
+}
+
+// Answer is Submit without the bots' play after it: the answer is
+// committed and the caller advances the bots at its own pace, as the
+// terminal does to show them move by move.
+func (s *Session) Answer(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
+	return s.submit(ctx, token, ans, false)
+}
+
+func (s *Session) submit(ctx context.Context, token string, ans agent.Answer, advance bool) (Progress, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(); err != nil {
@@ -318,7 +329,10 @@ func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (P
 		}
 		return Progress{}, &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
 	}
-	n, err := s.playBots(ctx, 0)
+	n := 0
+	if advance {
+		n, err = s.playBots(ctx, 0)
+	}
 	if err == nil {
 		err = s.commit(ctx)
 	}

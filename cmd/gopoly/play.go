@@ -40,6 +40,7 @@ func newPlayCmd(opts playOptions) *cobra.Command {
 		bots, rulesPath, paramsPath string
 		seed                        uint64
 		asJSON, thoughts            bool
+		sp                          sessionPlay
 	)
 	cmd := &cobra.Command{
 		Use:   "play",
@@ -58,6 +59,9 @@ say what they do at the table; --thoughts also shows their private
 thoughts, and the cash limits of sealed offers, as a research view would.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if sp.seats != "" || sp.resume != "" {
+				return playSession(cmd, &sp, seed, players, rulesPath, paramsPath, maxRounds, thoughts)
+			}
 			rules, err := loadRules(cmd, rulesPath, &maxRounds)
 			if err != nil {
 				return err
@@ -119,6 +123,10 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game (0: none)")
 	f.BoolVar(&asJSON, "json", false, "print the events as JSON lines and the standings as a final JSON object")
 	f.BoolVar(&thoughts, "thoughts", false, "also show the players' private thoughts and sealed cash limits")
+	f.StringVar(&sp.seats, "seats", "", `who plays each seat: "human" for a person at this terminal, or a bot (e.g. human,shark,professor,hustler); the game is a stored session`)
+	f.StringVar(&sp.resume, "resume", "", "go on with the stored session of this id (see gopoly sessions)")
+	f.DurationVar(&sp.delay, "delay", 0, "with people at the table: the pause after each bot's move, so that a person can follow (default 0.6s when stdout is a terminal, else 0)")
+	sp.store.register(cmd)
 	return cmd
 }
 

@@ -1,0 +1,379 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/store"
+)
+
+// console drives a gopoly process as a person at the terminal would: it
+// reads the screen up to each prompt and types an answer.
+type console struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	chunks chan string
+	screen strings.Builder // everything printed so far
+	seen   int             // where the unread part of screen starts
+	stderr strings.Builder
+}
+
+// startConsole starts gopoly with args and its stdin and stdout on pipes.
+func startConsole(t *testing.T, args ...string) *console {
+	t.Helper()
+	c := &console{t: t, cmd: gopolyProcess(args...), chunks: make(chan string, 64)}
+	c.cmd.Env = append(c.cmd.Env, "NO_COLOR=1")
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.cmd.Stderr = &c.stderr
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		r := bufio.NewReader(out)
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				c.chunks <- string(buf[:n])
+			}
+			if err != nil {
+				close(c.chunks)
+				return
+			}
+		}
+	}()
+	return c
+}
+
+var promptRE = regexp.MustCompile(`(?m)^(Ann|Bob|Cat|Dan)> $`)
+
+// next reads until a prompt and returns what was printed since the last
+// one, or ok false when the process closed its output first.
+func (c *console) next() (text string, ok bool) {
+	c.t.Helper()
+	timeout := time.After(60 * time.Second)
+	for {
+		rest := c.screen.String()[c.seen:]
+		if loc := promptRE.FindStringIndex(rest); loc != nil && loc[1] == len(rest) {
+			c.seen = c.screen.Len()
+			return rest, true
+		}
+		select {
+		case chunk, open := <-c.chunks:
+			if !open {
+				c.seen = c.screen.Len()
+				return rest, false
+			}
+			c.screen.WriteString(chunk)
+		case <-timeout:
+			c.t.Fatalf("no prompt in 60 s; the screen ends:\n%s", tail(c.screen.String(), 2000))
+		}
+	}
+}
+
+func (c *console) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		c.t.Fatalf("typing %q: %v", line, err)
+	}
+}
+
+// wait waits for the process to end and returns its exit code.
+func (c *console) wait() int {
+	c.t.Helper()
+	for range c.chunks {
+		// drain: the last screen is in c.screen via next
+	}
+	err := c.cmd.Wait()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return 0
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+var optionRE = regexp.MustCompile(`(?m)^ +(\d+)\) (.+?)(?:  \(.*\))?$`)
+
+// choose is the scripted person: from the options on screen it buys what
+// it lands on, pays to leave jail, turns down trades, drops out of
+// auctions, raises cash by selling and mortgaging before it goes
+// bankrupt, and otherwise goes on. It answers by the option's number or
+// by typing the move, alternately, so both are exercised.
+func choose(screen string, turn int) string {
+	menu := screen
+	if i := strings.LastIndex(screen, "\n  Ann, $"); i >= 0 {
+		menu = screen[i:]
+	}
+	options := map[string]string{}
+	var order []string
+	for _, m := range optionRE.FindAllStringSubmatch(menu, -1) {
+		options[m[2]] = m[1]
+		order = append(order, m[2])
+	}
+	pick := func(move string) string {
+		if turn%2 == 0 {
+			return options[move]
+		}
+		return move
+	}
+	for _, move := range []string{"buy", "pay_fine", "keep", "reject", "pass", "continue"} {
+		if _, ok := options[move]; ok {
+			return pick(move)
+		}
+	}
+	for _, move := range order {
+		if strings.HasPrefix(move, "sell ") || strings.HasPrefix(move, "mortgage ") {
+			return pick(move)
+		}
+	}
+	if _, ok := options["bankrupt"]; ok {
+		return pick("bankrupt")
+	}
+	if len(order) > 0 {
+		return pick(order[0])
+	}
+	return "continue"
+}
+
+// playScripted answers prompts with choose until the process ends or
+// stopAfter answers were given (0: no limit), and returns the number of
+// answers given.
+func playScripted(c *console, stopAfter int, quit func(c *console)) int {
+	n := 0
+	for {
+		screen, ok := c.next()
+		if !ok {
+			return n
+		}
+		if stopAfter > 0 && n == stopAfter {
+			quit(c)
+			return n
+		}
+		c.send(choose(screen, n))
+		n++
+	}
+}
+
+// sessionDigest opens the store in dir and returns the only session's id
+// and digest.
+func sessionDigest(t *testing.T, dir string) (id string, st session.Status) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	recs, err := s.List(ctx)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d sessions stored (%v)", len(recs), err)
+	}
+	return recs[0].ID, recs[0].Status
+}
+
+// A person plays a whole game against three personalities through the
+// real command; the same person, quitting halfway and resuming, and
+// interrupted with Ctrl-C and resuming, plays the same game to the same
+// end.
+func TestHumanPlaysWholeGame(t *testing.T) {
+	args := func(dir string) []string {
+		return []string{"play", "--seats", "human,shark,professor,hustler", "--seed", "5", "--max-rounds", "150", "--delay", "0", "--data", dir}
+	}
+	// Uninterrupted.
+	whole := t.TempDir()
+	c := startConsole(t, args(whole)...)
+	first, _ := c.next()
+	// A few things a person does besides answering: the board, bad input,
+	// an illegal move, words, then the answer.
+	for _, probe := range []struct{ in, want string }{
+		{"board", "Bank: 32 houses, 12 hotels left."},
+		{"fly to the moon", `unknown command "fly"`},
+		{"build Boardwalk", "refused ("},
+		{"7", "no option 7"},
+		{"say good luck all", `you will say "good luck all"`},
+	} {
+		c.send(probe.in)
+		got, _ := c.next()
+		if !strings.Contains(got, probe.want) {
+			t.Errorf("%q: want %q in\n%s", probe.in, probe.want, got)
+		}
+	}
+	c.send(choose(first, 0))
+	answers := 1 + playScripted(c, 0, nil)
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit %d: %s", code, c.stderr.String())
+	}
+	screen := c.screen.String()
+	end := screen[strings.LastIndex(screen, "── Final standings"):]
+	if !strings.Contains(end, "Winner: ") && !strings.Contains(end, "No winner") {
+		t.Fatalf("no winner line:\n%s", end)
+	}
+	if !strings.Contains(screen, `Ann: "good luck all"`) {
+		t.Error("the person's words were not said at the table")
+	}
+	_, want := sessionDigest(t, whole)
+	if !want.Over || answers < 50 {
+		t.Fatalf("the game ended after %d answers, over %v", answers, want.Over)
+	}
+
+	for _, stop := range []struct {
+		name string
+		quit func(c *console)
+		code int
+	}{
+		{"quit", func(c *console) { c.send("q") }, 0},
+		{"ctrl-c", func(c *console) { c.cmd.Process.Signal(syscall.SIGINT) }, 130},
+		{"end of input", func(c *console) { c.stdin.Close() }, 0},
+	} {
+		t.Run(stop.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := startConsole(t, args(dir)...)
+			c.t = t
+			first, _ := c.next()
+			c.send("say good luck all")
+			c.next()
+			c.send(choose(first, 0))
+			n := 1 + playScripted(c, answers/2, stop.quit)
+			if code := c.wait(); code != stop.code {
+				t.Fatalf("stopped: exit %d, want %d: %s", code, stop.code, c.stderr.String())
+			}
+			id, mid := sessionDigest(t, dir)
+			if mid.Over || !strings.Contains(c.screen.String()+c.stderr.String(), "gopoly play --resume "+id) {
+				t.Fatalf("after stopping: over %v, no resume hint:\n%s", mid.Over, tail(c.screen.String(), 500))
+			}
+			r := startConsole(t, "play", "--resume", id, "--delay", "0", "--data", dir)
+			r.t = t
+			// The answers' numbering goes on, so that choose alternates
+			// between numbers and moves as in the whole game.
+			for ; ; n++ {
+				screen, ok := r.next()
+				if !ok {
+					break
+				}
+				r.send(choose(screen, n))
+			}
+			if code := r.wait(); code != 0 {
+				t.Fatalf("resumed: exit %d: %s", code, r.stderr.String())
+			}
+			if !strings.Contains(r.screen.String(), "Resuming after") {
+				t.Error("no resume line")
+			}
+			_, got := sessionDigest(t, dir)
+			if got.Digest != want.Digest || got.Entries != want.Entries || n != answers {
+				t.Errorf("resumed game: %d answers, %d entries, digest %s; whole game: %d answers, %d entries, digest %s",
+					n, got.Entries, got.Digest, answers, want.Entries, want.Digest)
+			}
+			rEnd := r.screen.String()
+			if rEnd = rEnd[strings.LastIndex(rEnd, "── Final standings"):]; rEnd != end {
+				t.Errorf("standings differ:\n%s\n---\n%s", rEnd, end)
+			}
+		})
+	}
+}
+
+// Bad flags of a game with people are refused before anything is stored.
+func TestHumanPlayBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seats", "human,nobody"}, `unknown player "nobody"`},
+		{[]string{"--seats", "human"}, "takes 2 to 8"},
+		{[]string{"--seats", "human,llm"}, "seat 2 is llm"},
+		{[]string{"--seats", "human,shark", "--bots", "shark"}, "--bots cannot be given with --seats"},
+		{[]string{"--seats", "human,shark", "--players", "3"}, "--players 3"},
+		{[]string{"--resume", "abc", "--seed", "3"}, "--seed cannot be given"},
+		{[]string{"--resume", "0123456789ab"}, "no session 0123456789ab"},
+		{[]string{"--seats", "human,shark", "--delay", "-1s"}, "--delay"},
+	} {
+		out, stderr, code := inProcess(append([]string{"play", "--data", dir}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q (stdout %q)", tc.args, code, stderr, tc.want, tail(out, 200))
+		}
+	}
+	st, err := store.Open(context.Background(), store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if recs, _ := st.List(context.Background()); len(recs) != 0 {
+		t.Errorf("%d sessions stored by refused commands", len(recs))
+	}
+}
+
+// The round limit and rules file of a game with people are the session's:
+// a rules file's own max_rounds stands unless --max-rounds is given.
+func TestSessionSetupRules(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/r.yaml"
+	if err := os.WriteFile(file, []byte("# a variant\nmax_rounds: 40\nfree_parking_jackpot: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		limit int
+	}{
+		{nil, 500},
+		{[]string{"--max-rounds", "30"}, 30},
+		{[]string{"--rules", file}, 40},
+		{[]string{"--rules", file, "--max-rounds", "25"}, 25},
+	} {
+		cmd := newPlayCmd(defaultPlayOptions())
+		if err := cmd.ParseFlags(append([]string{"--seats", "human,baseline"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		seats, _ := session.ParseSeats("human,baseline")
+		rulesPath, _ := cmd.Flags().GetString("rules")
+		limit, _ := cmd.Flags().GetInt("max-rounds")
+		setup, err := sessionSetup(cmd, seats, 1, rulesPath, limit, agent.SeatParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		m := session.NewManager(st, session.Options{})
+		s, err := m.Create(context.Background(), setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Rules().MaxRounds; got != tc.limit {
+			t.Errorf("%v: max_rounds %d, want %d", tc.args, got, tc.limit)
+		}
+		if jackpot := s.Rules().FreeParkingJackpot; jackpot != (rulesPath != "") {
+			t.Errorf("%v: jackpot %v", tc.args, jackpot)
+		}
+	}
+}

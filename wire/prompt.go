@@ -1,0 +1,95 @@
+package wire
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// Text says what d asks, in a sentence or two for a person or a language
+// model: "Buy Boardwalk for $400, or send it to auction?". Players are
+// named from names by seat ("player N" where names has none).
+func (d Decision) Text(names []string) string {
+	name := func(p int) string {
+		switch {
+		case p == -1:
+			return "the bank"
+		case p == -2:
+			return "the Free Parking pot"
+		case p >= 0 && p < len(names) && names[p] != "":
+			return names[p]
+		}
+		return fmt.Sprintf("player %d", p)
+	}
+	switch d.Kind {
+	case monopoly.DecisionManage:
+		next := "roll the dice"
+		switch {
+		case d.Phase == monopoly.PhaseAfterRoll && d.RollsAgain:
+			next = "roll again (doubles)"
+		case d.Phase == monopoly.PhaseAfterRoll:
+			next = "end your turn"
+		}
+		return fmt.Sprintf("Build, sell, mortgage, lift mortgages or propose trades (%s left this phase), or continue: %s.", plural(d.ProposalsLeft, "proposal"), next)
+	case monopoly.DecisionJail:
+		return "You are in jail: pay the fine, use a Get Out of Jail Free card, or roll for doubles."
+	case monopoly.DecisionBuy:
+		return fmt.Sprintf("Buy %s for $%d, or send it to auction?", d.SquareName, d.Amount)
+	case monopoly.DecisionBid:
+		if d.Counterparty < 0 {
+			return fmt.Sprintf("%s is up for auction, no bid yet: bid, or drop out.", d.SquareName)
+		}
+		return fmt.Sprintf("%s is up for auction, high bid $%d by %s: bid more, or drop out.", d.SquareName, d.Amount, name(d.Counterparty))
+	case monopoly.DecisionTradeResponse:
+		s := fmt.Sprintf("%s offers you a trade: %s.", name(d.Counterparty), d.Offer.Text(names))
+		if d.TradeRound > 0 {
+			s += fmt.Sprintf(" (Counter-offer %d of this negotiation.)", d.TradeRound)
+		}
+		return s + " Accept or reject?"
+	case monopoly.DecisionRaiseCash:
+		return fmt.Sprintf("You owe %s $%d and cannot pay in cash: sell buildings, mortgage, trade, or declare bankruptcy.", name(d.Counterparty), d.Amount)
+	case monopoly.DecisionMortgagedTransfer:
+		return fmt.Sprintf("You received %s mortgaged: pay the $%d fee and keep it mortgaged, or lift the mortgage now.", d.SquareName, d.Amount)
+	}
+	return "Nothing to decide."
+}
+
+// Text describes an offer from the proposer's side: "Bob gives
+// Boardwalk and $100 for Park Place". A sealed offer's cash is the
+// proposer's limit, or "sealed" to a viewer it is hidden from.
+func (o Offer) Text(names []string) string {
+	side := func(s Side, limit string) string {
+		parts := append([]string(nil), s.SquareNames...)
+		switch {
+		case o.Sealed && o.Hidden:
+		case o.Sealed && s.Cash > 0:
+			parts = append(parts, fmt.Sprintf("$%d %s (sealed)", s.Cash, limit))
+		case s.Cash > 0:
+			parts = append(parts, fmt.Sprintf("$%d", s.Cash))
+		}
+		for _, d := range s.JailCards {
+			parts = append(parts, "a Get Out of Jail Free card ("+d+")")
+		}
+		if len(parts) == 0 {
+			return "nothing"
+		}
+		return strings.Join(parts, ", ")
+	}
+	who := fmt.Sprintf("player %d", o.From)
+	if o.From >= 0 && o.From < len(names) && names[o.From] != "" {
+		who = names[o.From]
+	}
+	s := fmt.Sprintf("%s gives %s for %s", who, side(o.Give, "at most"), side(o.Get, "at least"))
+	if o.Sealed && o.Hidden {
+		s += ", with a sealed cash limit"
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
