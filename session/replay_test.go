@@ -55,142 +55,150 @@ func TestGameAtAndTurns(t *testing.T) {
 // A fork with the same seats plays on as its source did; a fork with a
 // bot replaced by a person waits for that person; the source is untouched.
 func TestFork(t *testing.T) {
-	m := session.NewManager(openStore(t), session.Options{})
-	src := botSession(t, m, 6, "baseline,hustler,professor")
-	want := src.Status()
-	at := src.Turns()[10].At
-	same, err := m.Fork(ctx, src.ID(), at, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p, err := same.Advance(ctx, 0); err != nil || !p.Over || same.Status().Digest != want.Digest {
-		t.Errorf("a fork with the same seats ends with %s, its source with %s (%v)", same.Status().Digest, want.Digest, err)
-	}
-	person, err := m.Fork(ctx, src.ID(), at, []session.Seat{{}, {Kind: session.SeatHuman}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if person.Setup().Seats[1].Name != "Bob" || person.Tokens().Seats[1] == "" {
-		t.Errorf("forked seat 1: %+v", person.Setup().Seats[1])
-	}
-	p, err := person.Advance(ctx, 0)
-	if err != nil || p.Waiting != 1 {
-		t.Fatalf("fork waits for %d (%v), want the person at seat 1", p.Waiting, err)
-	}
-	playThrough(t, person, map[int]agent.Agent{1: stand(t, "random", 1, 1)}, 0)
-	if src.Status().Digest != want.Digest || src.Status().Entries != want.Entries {
-		t.Error("forking changed the source")
-	}
-	recs, err := m.List(ctx)
-	if err != nil || len(recs) != 3 {
-		t.Fatalf("%d sessions listed (%v)", len(recs), err)
-	}
-	for _, r := range recs {
-		if r.ID != src.ID() && r.Parent != src.ID() {
-			t.Errorf("fork %s has parent %q", r.ID, r.Parent)
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		m := session.NewManager(open(t), session.Options{})
+		src := botSession(t, m, 6, "baseline,hustler,professor")
+		want := src.Status()
+		at := src.Turns()[10].At
+		same, err := m.Fork(ctx, src.ID(), at, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		if p, err := same.Advance(ctx, 0); err != nil || !p.Over || same.Status().Digest != want.Digest {
+			t.Errorf("a fork with the same seats ends with %s, its source with %s (%v)", same.Status().Digest, want.Digest, err)
+		}
+		person, err := m.Fork(ctx, src.ID(), at, []session.Seat{{}, {Kind: session.SeatHuman}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if person.Setup().Seats[1].Name != "Bob" || person.Tokens().Seats[1] == "" {
+			t.Errorf("forked seat 1: %+v", person.Setup().Seats[1])
+		}
+		p, err := person.Advance(ctx, 0)
+		if err != nil || p.Waiting != 1 {
+			t.Fatalf("fork waits for %d (%v), want the person at seat 1", p.Waiting, err)
+		}
+		playThrough(t, person, map[int]agent.Agent{1: stand(t, "random", 1, 1)}, 0)
+		if src.Status().Digest != want.Digest || src.Status().Entries != want.Entries {
+			t.Error("forking changed the source")
+		}
+		recs, err := m.List(ctx)
+		if err != nil || len(recs) != 3 {
+			t.Fatalf("%d sessions listed (%v)", len(recs), err)
+		}
+		for _, r := range recs {
+			if r.ID != src.ID() && r.Parent != src.ID() {
+				t.Errorf("fork %s has parent %q", r.ID, r.Parent)
+			}
+		}
+	})
 }
 
 // Export and import move a session whole; a doctored export is refused.
 func TestExportImport(t *testing.T) {
-	s := botSession(t, session.NewManager(openStore(t), session.Options{}), 9, "cautious,shark")
-	data, err := s.Export()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Contains(data, []byte(s.Tokens().Research)) {
-		t.Fatal("the export carries a token")
-	}
-	other := session.NewManager(openStore(t), session.Options{})
-	in, err := other.Import(ctx, data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in.ID() != s.ID() || in.Status().Digest != s.Status().Digest || !in.Game().SameState(s.Game()) {
-		t.Error("the imported session differs")
-	}
-	if again, err := other.Import(ctx, data); err != nil || again.ID() == s.ID() {
-		t.Errorf("a second import: %v, id %s", err, again.ID())
-	}
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		s := botSession(t, session.NewManager(open(t), session.Options{}), 9, "cautious,shark")
+		data, err := s.Export()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(s.Tokens().Research)) {
+			t.Fatal("the export carries a token")
+		}
+		other := session.NewManager(open(t), session.Options{})
+		in, err := other.Import(ctx, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.ID() != s.ID() || in.Status().Digest != s.Status().Digest || !in.Game().SameState(s.Game()) {
+			t.Error("the imported session differs")
+		}
+		if again, err := other.Import(ctx, data); err != nil || again.ID() == s.ID() {
+			t.Errorf("a second import: %v, id %s", err, again.ID())
+		}
 
-	var x map[string]any
-	json.Unmarshal(data, &x)
-	log := x["log"].([]any)
-	log[len(log)/2].(map[string]any)["speech"] = "words never said"
-	doctored, _ := json.Marshal(x)
-	if _, err := other.Import(ctx, doctored); !errors.Is(err, session.ErrReplay) {
-		t.Errorf("doctored speech: %v, want ErrReplay", err)
-	}
-	bad := bytes.Replace(data, []byte(`"seat"`), []byte(`"seet"`), 1)
-	if _, err := other.Import(ctx, bad); err == nil || !strings.Contains(err.Error(), "seet") {
-		t.Errorf("unknown field: %v", err)
-	}
-	if _, err := other.Import(ctx, data[:len(data)/2]); err == nil || !strings.Contains(err.Error(), "line") {
-		t.Errorf("truncated export: %v, want a line", err)
-	}
+		var x map[string]any
+		json.Unmarshal(data, &x)
+		log := x["log"].([]any)
+		log[len(log)/2].(map[string]any)["speech"] = "words never said"
+		doctored, _ := json.Marshal(x)
+		if _, err := other.Import(ctx, doctored); !errors.Is(err, session.ErrReplay) {
+			t.Errorf("doctored speech: %v, want ErrReplay", err)
+		}
+		bad := bytes.Replace(data, []byte(`"seat"`), []byte(`"seet"`), 1)
+		if _, err := other.Import(ctx, bad); err == nil || !strings.Contains(err.Error(), "seet") {
+			t.Errorf("unknown field: %v", err)
+		}
+		if _, err := other.Import(ctx, data[:len(data)/2]); err == nil || !strings.Contains(err.Error(), "line") {
+			t.Errorf("truncated export: %v, want a line", err)
+		}
+	})
 }
 
 // A stored session whose digest this engine does not reproduce is refused
 // and left as it is.
 func TestStoredDigestMismatch(t *testing.T) {
-	st := openStore(t)
-	s := botSession(t, session.NewManager(st, session.Options{}), 5, "baseline,random")
-	rec, log, err := st.Load(ctx, s.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.ID = "doctored"
-	rec.Status.Digest = strings.Repeat("0", len(rec.Status.Digest))
-	if err := st.Create(ctx, rec, log); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := session.NewManager(st, session.Options{}).Open(ctx, "doctored"); !errors.Is(err, session.ErrReplay) {
-		t.Fatalf("open: %v, want ErrReplay", err)
-	}
-	if again, _, err := st.Load(ctx, "doctored"); err != nil || again.Status.Digest != rec.Status.Digest {
-		t.Error("the refused session was changed")
-	}
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		st := open(t)
+		s := botSession(t, session.NewManager(st, session.Options{}), 5, "baseline,random")
+		rec, log, err := st.Load(ctx, s.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.ID = "doctored"
+		rec.Status.Digest = strings.Repeat("0", len(rec.Status.Digest))
+		if err := st.Create(ctx, rec, log); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := session.NewManager(st, session.Options{}).Open(ctx, "doctored"); !errors.Is(err, session.ErrReplay) {
+			t.Fatalf("open: %v, want ErrReplay", err)
+		}
+		if again, _, err := st.Load(ctx, "doctored"); err != nil || again.Status.Digest != rec.Status.Digest {
+			t.Error("the refused session was changed")
+		}
+	})
 }
 
 // Two processes at one session: the second to answer finds the session
 // changed, is told so, and reopens it to go on.
 func TestConcurrentManagers(t *testing.T) {
-	st := openStore(t)
-	a := session.NewManager(st, session.Options{})
-	s, err := a.Create(ctx, setup(1, "human,baseline"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Advance(ctx, 0); err != nil {
-		t.Fatal(err)
-	}
-	tok := s.Tokens().Seats[0]
-	t2, err := session.NewManager(st, session.Options{}).Open(ctx, s.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer := func(x *session.Session) error {
-		g := x.Game()
-		_, err := x.Submit(ctx, tok, agent.Answer{Action: stand(t, "baseline", 1, 0).Decide(g.View(0), g.Pending())})
-		return err
-	}
-	if err := answer(s); err != nil {
-		t.Fatal(err)
-	}
-	if err := answer(t2); !errors.Is(err, session.ErrStale) || !errors.Is(err, session.ErrConflict) {
-		t.Fatalf("second answer: %v, want ErrStale and ErrConflict", err)
-	}
-	if _, err := t2.Pending(tok); !errors.Is(err, session.ErrStale) {
-		t.Errorf("a stale session answered Pending: %v", err)
-	}
-	fresh, err := session.NewManager(st, session.Options{}).Open(ctx, s.ID())
-	if err != nil || fresh.Status().Digest != s.Status().Digest {
-		t.Fatalf("reopened: %v", err)
-	}
-	if err := answer(fresh); err != nil {
-		t.Error(err)
-	}
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		st := open(t)
+		a := session.NewManager(st, session.Options{})
+		s, err := a.Create(ctx, setup(1, "human,baseline"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Advance(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		tok := s.Tokens().Seats[0]
+		t2, err := session.NewManager(st, session.Options{}).Open(ctx, s.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer := func(x *session.Session) error {
+			g := x.Game()
+			_, err := x.Submit(ctx, tok, agent.Answer{Action: stand(t, "baseline", 1, 0).Decide(g.View(0), g.Pending())})
+			return err
+		}
+		if err := answer(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := answer(t2); !errors.Is(err, session.ErrStale) || !errors.Is(err, session.ErrConflict) {
+			t.Fatalf("second answer: %v, want ErrStale and ErrConflict", err)
+		}
+		if _, err := t2.Pending(tok); !errors.Is(err, session.ErrStale) {
+			t.Errorf("a stale session answered Pending: %v", err)
+		}
+		fresh, err := session.NewManager(st, session.Options{}).Open(ctx, s.ID())
+		if err != nil || fresh.Status().Digest != s.Status().Digest {
+			t.Fatalf("reopened: %v", err)
+		}
+		if err := answer(fresh); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 // Watchers hear of every committed change.

@@ -2,10 +2,15 @@ package session_test
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
@@ -19,6 +24,68 @@ var ctx = context.Background()
 func openStore(t *testing.T) session.Store {
 	t.Helper()
 	st, err := store.Open(ctx, store.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// eachStore runs test on each backend, as the subtests "sqlite" and
+// "postgres": a session must behave the same whatever keeps it. open
+// returns a new, empty store at each call, so that a test may open two.
+func eachStore(t *testing.T, test func(t *testing.T, open func(t *testing.T) session.Store)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, openStore) })
+	t.Run("postgres", func(t *testing.T) {
+		dsn := postgresDSN(t)
+		test(t, func(t *testing.T) session.Store { return openPostgres(t, dsn) })
+	})
+}
+
+// postgresDSN is the test server's DSN. Without one the PostgreSQL
+// subtests are skipped, except on CI, where a skip would pass unnoticed
+// with the backend untested.
+func postgresDSN(t *testing.T) string {
+	t.Helper()
+	dsn := os.Getenv("GOPOLY_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("GOPOLY_TEST_POSTGRES not set on CI: .ci/run must start PostgreSQL (.ci/postgres)")
+		}
+		t.Skip("GOPOLY_TEST_POSTGRES not set: sessions on PostgreSQL untested (eval \"$(bash .ci/postgres start)\" to start a server)")
+	}
+	return dsn
+}
+
+// openPostgres opens a PostgreSQL store in a schema of its own, dropped
+// when the test ends: tests, and runs sharing the server, never see each
+// other's sessions.
+func openPostgres(t *testing.T, dsn string) session.Store {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatalf("GOPOLY_TEST_POSTGRES: %v", err)
+	}
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := "gopoly_session_test_" + strings.ToLower(rand.Text()[:12])
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close(ctx)
+		t.Fatal(err)
+	}
+	// Registered before the store's Close, so run after it.
+	t.Cleanup(func() {
+		if _, err := admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+		admin.Close(ctx)
+	})
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	st, err := store.Open(ctx, store.Options{DSN: u.String()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,176 +142,184 @@ func playThrough(t *testing.T, s *session.Session, stands map[int]agent.Agent, s
 // A session with a person's seat played by the bot that seat would have
 // had ends exactly as the bots' game played by the arena.
 func TestSessionPlaysAsArena(t *testing.T) {
-	m := session.NewManager(openStore(t), session.Options{})
-	const seed = 11
-	s, err := m.Create(ctx, setup(seed, "human,baseline,shark,professor"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", seed, 0)}, 0); n < 20 {
-		t.Fatalf("only %d answers from the person's seat", n)
-	}
-	rules := s.Rules()
-	var tb arena.Table
-	if _, err := tb.Play(arena.Match{Rules: rules, Seed: seed, Seats: []arena.Seat{{Bot: "baseline"}, {Bot: "baseline"}, {Bot: "shark"}, {Bot: "professor"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if !s.Game().SameState(tb.Game()) {
-		t.Error("the session's game differs from the arena's")
-	}
-	st := s.Status()
-	if !st.Over || st.Waiting != -1 || !strings.Contains(st.Summary, "over") {
-		t.Errorf("status %+v", st)
-	}
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		m := session.NewManager(open(t), session.Options{})
+		const seed = 11
+		s, err := m.Create(ctx, setup(seed, "human,baseline,shark,professor"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", seed, 0)}, 0); n < 20 {
+			t.Fatalf("only %d answers from the person's seat", n)
+		}
+		rules := s.Rules()
+		var tb arena.Table
+		if _, err := tb.Play(arena.Match{Rules: rules, Seed: seed, Seats: []arena.Seat{{Bot: "baseline"}, {Bot: "baseline"}, {Bot: "shark"}, {Bot: "professor"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Game().SameState(tb.Game()) {
+			t.Error("the session's game differs from the arena's")
+		}
+		st := s.Status()
+		if !st.Over || st.Waiting != -1 || !strings.Contains(st.Summary, "over") {
+			t.Errorf("status %+v", st)
+		}
+	})
 }
 
 // A session resumed by another manager (a restart) after any answer
 // continues to the same end as one played without a break.
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	const seed = 4
-	whole := session.NewManager(openStore(t), session.Options{})
-	w, err := whole.Create(ctx, setup(seed, "human,hustler,turtle"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	playThrough(t, w, map[int]agent.Agent{0: stand(t, "cautious", seed, 0)}, 0)
-
-	st := openStore(t)
-	s, err := session.NewManager(st, session.Options{}).Create(ctx, setup(seed, "human,hustler,turtle"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, person := s.ID(), stand(t, "cautious", seed, 0)
-	for breaks := 0; ; breaks++ {
-		playThrough(t, s, map[int]agent.Agent{0: person}, 7)
-		if s.Status().Over {
-			if breaks < 3 {
-				t.Fatalf("over after %d breaks", breaks)
-			}
-			break
-		}
-		// A new manager is a new process: it knows only the store.
-		if s, err = session.NewManager(st, session.Options{}).Open(ctx, id); err != nil {
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		const seed = 4
+		whole := session.NewManager(open(t), session.Options{})
+		w, err := whole.Create(ctx, setup(seed, "human,hustler,turtle"))
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if a, b := s.Status().Digest, w.Status().Digest; a != b || !s.Game().SameState(w.Game()) {
-		t.Errorf("resumed play ends with digest %s, unbroken with %s", a, b)
-	}
+		playThrough(t, w, map[int]agent.Agent{0: stand(t, "cautious", seed, 0)}, 0)
+
+		st := open(t)
+		s, err := session.NewManager(st, session.Options{}).Create(ctx, setup(seed, "human,hustler,turtle"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, person := s.ID(), stand(t, "cautious", seed, 0)
+		for breaks := 0; ; breaks++ {
+			playThrough(t, s, map[int]agent.Agent{0: person}, 7)
+			if s.Status().Over {
+				if breaks < 3 {
+					t.Fatalf("over after %d breaks", breaks)
+				}
+				break
+			}
+			// A new manager is a new process: it knows only the store.
+			if s, err = session.NewManager(st, session.Options{}).Open(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a, b := s.Status().Digest, w.Status().Digest; a != b || !s.Game().SameState(w.Game()) {
+			t.Errorf("resumed play ends with digest %s, unbroken with %s", a, b)
+		}
+	})
 }
 
 // Refused answers and requests change nothing: not the game, not the log,
 // not the store.
 func TestRefusalsChangeNothing(t *testing.T) {
-	st := openStore(t)
-	m := session.NewManager(st, session.Options{})
-	s, err := m.Create(ctx, setup(3, "human,human,baseline"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Advance(ctx, 0); err != nil {
-		t.Fatal(err)
-	}
-	tok := s.Tokens()
-	before, status := s.Game(), s.Status()
-	waiting := status.Waiting
-	other := tok.Seats[1-waiting]
-	cases := []struct {
-		name, token, answer, code string
-	}{
-		{"malformed", tok.Seats[waiting], `{"action":{"kind":"build","square":`, "bad_action"},
-		{"unknown kind", tok.Seats[waiting], `{"action":{"kind":"fly"}}`, "bad_action"},
-		{"unknown square", tok.Seats[waiting], `{"action":{"kind":"mortgage","square":"Nowhere Lane"}}`, "bad_action"},
-		{"not owned", tok.Seats[waiting], `{"action":{"kind":"mortgage","square":"Boardwalk"}}`, "not_owner"},
-		{"not an answer", tok.Seats[waiting], `{"action":{"kind":"bid","amount":10}}`, "not_an_answer"},
-		{"other seat", other, `{"action":{"kind":"continue"}}`, "not_your_decision"},
-		{"spectator", "", `{"action":{"kind":"continue"}}`, session.CodeNoSeat},
-		{"bad token", "0123456789abcdef", `{"action":{"kind":"continue"}}`, session.CodeBadToken},
-		{"research off", tok.Research, `{"action":{"kind":"continue"}}`, session.CodeBadToken},
-	}
-	for _, c := range cases {
-		_, err := s.SubmitJSON(ctx, c.token, []byte(c.answer))
-		var r *session.Refused
-		if !errors.As(err, &r) || r.Code != c.code || r.Message == "" {
-			t.Errorf("%s: error %v, want refusal %s", c.name, err, c.code)
-			continue
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		st := open(t)
+		m := session.NewManager(st, session.Options{})
+		s, err := m.Create(ctx, setup(3, "human,human,baseline"))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if c.code != session.CodeBadToken && c.code != session.CodeNoSeat && r.Options == nil {
-			t.Errorf("%s: refusal without the legal options", c.name)
+		if _, err := s.Advance(ctx, 0); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if !s.Game().SameState(before) || s.Status().Digest != status.Digest || s.Status().Entries != status.Entries {
-		t.Error("refused answers changed the session")
-	}
-	rec, log, err := st.Load(ctx, s.ID())
-	if err != nil || len(log) != status.Entries || rec.Status.Digest != status.Digest {
-		t.Errorf("stored: %d entries, digest %s, %v", len(log), rec.Status.Digest, err)
-	}
+		tok := s.Tokens()
+		before, status := s.Game(), s.Status()
+		waiting := status.Waiting
+		other := tok.Seats[1-waiting]
+		cases := []struct {
+			name, token, answer, code string
+		}{
+			{"malformed", tok.Seats[waiting], `{"action":{"kind":"build","square":`, "bad_action"},
+			{"unknown kind", tok.Seats[waiting], `{"action":{"kind":"fly"}}`, "bad_action"},
+			{"unknown square", tok.Seats[waiting], `{"action":{"kind":"mortgage","square":"Nowhere Lane"}}`, "bad_action"},
+			{"not owned", tok.Seats[waiting], `{"action":{"kind":"mortgage","square":"Boardwalk"}}`, "not_owner"},
+			{"not an answer", tok.Seats[waiting], `{"action":{"kind":"bid","amount":10}}`, "not_an_answer"},
+			{"other seat", other, `{"action":{"kind":"continue"}}`, "not_your_decision"},
+			{"spectator", "", `{"action":{"kind":"continue"}}`, session.CodeNoSeat},
+			{"bad token", "0123456789abcdef", `{"action":{"kind":"continue"}}`, session.CodeBadToken},
+			{"research off", tok.Research, `{"action":{"kind":"continue"}}`, session.CodeBadToken},
+		}
+		for _, c := range cases {
+			_, err := s.SubmitJSON(ctx, c.token, []byte(c.answer))
+			var r *session.Refused
+			if !errors.As(err, &r) || r.Code != c.code || r.Message == "" {
+				t.Errorf("%s: error %v, want refusal %s", c.name, err, c.code)
+				continue
+			}
+			if c.code != session.CodeBadToken && c.code != session.CodeNoSeat && r.Options == nil {
+				t.Errorf("%s: refusal without the legal options", c.name)
+			}
+		}
+		if !s.Game().SameState(before) || s.Status().Digest != status.Digest || s.Status().Entries != status.Entries {
+			t.Error("refused answers changed the session")
+		}
+		rec, log, err := st.Load(ctx, s.ID())
+		if err != nil || len(log) != status.Entries || rec.Status.Digest != status.Digest {
+			t.Errorf("stored: %d entries, digest %s, %v", len(log), rec.Status.Digest, err)
+		}
+	})
 }
 
 // Each seat sees its own thoughts and nobody else's; a spectator sees
 // none; the research view, when the host enables it, sees them all.
 func TestThoughtsArePrivate(t *testing.T) {
-	m := session.NewManager(openStore(t), session.Options{Research: true})
-	s, err := m.Create(ctx, setup(8, "human,shark,hustler"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := s.Advance(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok := s.Tokens()
-	g := s.Game()
-	a := stand(t, "baseline", 8, 0).Decide(g.View(0), g.Pending())
-	if _, err := s.Submit(ctx, tok.Seats[p.Waiting], agent.Answer{Action: a, Speech: "hello table", Thought: "my secret plan"}); err != nil {
-		t.Fatal(err)
-	}
-	playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", 8, 0)}, 30)
-	count := func(token string) (mine, others, speech int) {
-		evs, _, err := s.History(token, 0, 0)
+	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
+		m := session.NewManager(open(t), session.Options{Research: true})
+		s, err := m.Create(ctx, setup(8, "human,shark,hustler"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range evs {
-			b, _ := json.Marshal(e.Event)
-			var v struct {
-				Kind    string `json:"kind"`
-				Player  int    `json:"player"`
-				Speech  string `json:"speech"`
-				Thought string `json:"thought"`
+		p, err := s.Advance(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok := s.Tokens()
+		g := s.Game()
+		a := stand(t, "baseline", 8, 0).Decide(g.View(0), g.Pending())
+		if _, err := s.Submit(ctx, tok.Seats[p.Waiting], agent.Answer{Action: a, Speech: "hello table", Thought: "my secret plan"}); err != nil {
+			t.Fatal(err)
+		}
+		playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", 8, 0)}, 30)
+		count := func(token string) (mine, others, speech int) {
+			evs, _, err := s.History(token, 0, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
-			json.Unmarshal(b, &v)
-			if v.Kind != "speech" {
-				continue
+			for _, e := range evs {
+				b, _ := json.Marshal(e.Event)
+				var v struct {
+					Kind    string `json:"kind"`
+					Player  int    `json:"player"`
+					Speech  string `json:"speech"`
+					Thought string `json:"thought"`
+				}
+				json.Unmarshal(b, &v)
+				if v.Kind != "speech" {
+					continue
+				}
+				if v.Speech != "" {
+					speech++
+				}
+				if v.Thought != "" && v.Player == 0 {
+					mine++
+				} else if v.Thought != "" {
+					others++
+				}
 			}
-			if v.Speech != "" {
-				speech++
-			}
-			if v.Thought != "" && v.Player == 0 {
-				mine++
-			} else if v.Thought != "" {
-				others++
+			return
+		}
+		if mine, others, speech := count(tok.Seats[0]); mine != 1 || others != 0 || speech < 2 {
+			t.Errorf("seat 0 sees %d own thoughts, %d of others, %d speeches", mine, others, speech)
+		}
+		if mine, others, _ := count(""); mine+others != 0 {
+			t.Errorf("a spectator sees %d thoughts", mine+others)
+		}
+		if mine, others, _ := count(tok.Research); mine != 1 || others == 0 {
+			t.Errorf("the research view sees %d + %d thoughts", mine, others)
+		}
+		log, err := s.Log(tok.Seats[0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range log {
+			if e.Seat != 0 && e.Thought != "" {
+				t.Fatalf("seat 0 reads seat %d's thought in the log", e.Seat)
 			}
 		}
-		return
-	}
-	if mine, others, speech := count(tok.Seats[0]); mine != 1 || others != 0 || speech < 2 {
-		t.Errorf("seat 0 sees %d own thoughts, %d of others, %d speeches", mine, others, speech)
-	}
-	if mine, others, _ := count(""); mine+others != 0 {
-		t.Errorf("a spectator sees %d thoughts", mine+others)
-	}
-	if mine, others, _ := count(tok.Research); mine != 1 || others == 0 {
-		t.Errorf("the research view sees %d + %d thoughts", mine, others)
-	}
-	log, err := s.Log(tok.Seats[0], 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range log {
-		if e.Seat != 0 && e.Thought != "" {
-			t.Fatalf("seat 0 reads seat %d's thought in the log", e.Seat)
-		}
-	}
+	})
 }

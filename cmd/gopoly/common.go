@@ -24,16 +24,26 @@ import (
 // negative limit, are bad input (exit 2); cmd names the command in
 // messages.
 func loadRules(cmd *cobra.Command, path string, maxRounds *int) (*monopoly.Rules, error) {
+	var data []byte
+	if path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, usageErr(err)
+		}
+	}
+	return parseRules(cmd, path, data, maxRounds)
+}
+
+// parseRules is loadRules for rules read already: data overlaid on the
+// defaults, name naming it in errors (no name: the defaults alone).
+func parseRules(cmd *cobra.Command, name string, data []byte, maxRounds *int) (*monopoly.Rules, error) {
 	if maxRounds != nil && *maxRounds < 0 {
 		return nil, usageErr(fmt.Errorf("%s: --max-rounds %d: want 0 (no limit) or more rounds", cmdName(cmd), *maxRounds))
 	}
 	r := monopoly.DefaultRules()
-	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, usageErr(err)
-		}
-		if r, err = monopoly.ParseRules(path, data); err != nil {
+	if name != "" {
+		var err error
+		if r, err = monopoly.ParseRules(name, data); err != nil {
 			return nil, usageErr(err)
 		}
 	}

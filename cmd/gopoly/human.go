@@ -513,6 +513,7 @@ func (l *lineReader) read(ctx context.Context) (string, error) {
 // game resumed (--resume): a session, stored as it is played.
 type sessionPlay struct {
 	seats, resume string
+	config        string // rules from this saved config
 	delay         time.Duration
 	thoughts      bool
 	store         storeFlags
@@ -577,20 +578,16 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 // sessionSetup is the setup of a new session from play's flags: the
 // seats, the rules file with the round limit as loadRules settles it,
 // and the knobs of each bot seat from --params.
-func sessionSetup(cmd *cobra.Command, seats []session.Seat, seed uint64, rulesPath string, maxRounds int, params agent.SeatParams) (session.Setup, error) {
-	rules, err := loadRules(cmd, rulesPath, &maxRounds)
+// The rules are data overlaid on the defaults, named rulesName in errors
+// (no name: the defaults).
+func sessionSetup(cmd *cobra.Command, seats []session.Seat, seed uint64, rulesName string, data []byte, maxRounds int, params agent.SeatParams) (session.Setup, error) {
+	rules, err := parseRules(cmd, rulesName, data, &maxRounds)
 	if err != nil {
 		return session.Setup{}, err
 	}
 	var doc yaml.Node
-	if rulesPath != "" {
-		data, err := os.ReadFile(rulesPath)
-		if err != nil {
-			return session.Setup{}, usageErr(err)
-		}
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return session.Setup{}, usageErr(fmt.Errorf("%s: %w", rulesPath, err))
-		}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return session.Setup{}, usageErr(fmt.Errorf("%s: %w", rulesName, err))
 	}
 	if len(doc.Content) == 0 {
 		doc.Kind, doc.Content = yaml.DocumentNode, []*yaml.Node{{Kind: yaml.MappingNode}}
@@ -634,7 +631,7 @@ func playSession(cmd *cobra.Command, sp *sessionPlay, seed uint64, players int, 
 	not := []string{"bots", "json"}
 	if sp.resume != "" {
 		// A stored session keeps the setup it was created with.
-		not = append(not, "seats", "seed", "players", "rules", "params", "max-rounds")
+		not = append(not, "seats", "seed", "players", "rules", "config", "params", "max-rounds")
 	}
 	for _, f := range not {
 		if changed(f) {
@@ -673,9 +670,40 @@ func playSession(cmd *cobra.Command, sp *sessionPlay, seed uint64, players int, 
 	if err != nil {
 		return err
 	}
-	setup, err := sessionSetup(cmd, seats, seed, rulesPath, maxRounds, params)
+	name, data, err := sp.rulesSource(cmd, rulesPath)
+	if err != nil {
+		return err
+	}
+	setup, err := sessionSetup(cmd, seats, seed, name, data, maxRounds, params)
 	if err != nil {
 		return err
 	}
 	return sp.run(cmd, setup)
+}
+
+// rulesSource reads the rules a game is played by: the --rules file, or
+// the saved config --config names; none, the defaults.
+func (sp *sessionPlay) rulesSource(cmd *cobra.Command, path string) (name string, data []byte, err error) {
+	switch {
+	case sp.config != "" && path != "":
+		return "", nil, usageErr(fmt.Errorf("%s: --rules and --config both give the rules: give one", cmdName(cmd)))
+	case path != "":
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", nil, usageErr(err)
+		}
+		return path, data, nil
+	case sp.config != "":
+		m, closeStore, err := sp.store.open(cmd.Context(), cmd)
+		if err != nil {
+			return "", nil, err
+		}
+		defer closeStore()
+		c, err := m.Config(cmd.Context(), sp.config)
+		if err != nil {
+			return "", nil, configErr(cmd, &sp.store, sp.config, err)
+		}
+		return "config " + c.ID, []byte(c.YAML), nil
+	}
+	return "", nil, nil
 }

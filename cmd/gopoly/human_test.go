@@ -355,7 +355,11 @@ func TestSessionSetupRules(t *testing.T) {
 		seats, _ := session.ParseSeats("human,baseline")
 		rulesPath, _ := cmd.Flags().GetString("rules")
 		limit, _ := cmd.Flags().GetInt("max-rounds")
-		setup, err := sessionSetup(cmd, seats, 1, rulesPath, limit, agent.SeatParams{})
+		var data []byte
+		if rulesPath != "" {
+			data, _ = os.ReadFile(rulesPath)
+		}
+		setup, err := sessionSetup(cmd, seats, 1, rulesPath, data, limit, agent.SeatParams{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,6 +54,12 @@ func newRootCmd() *cobra.Command {
 		newLandingCmd(),
 		newConformanceCmd(),
 		newDealCmd(),
+		newConfigsCmd(),
+		newSessionsCmd(),
+		newReplayCmd(),
+		newForkCmd(),
+		newExportCmd(),
+		newImportCmd(),
 	)
 	return root
 }

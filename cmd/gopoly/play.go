@@ -62,7 +62,11 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 			if sp.seats != "" || sp.resume != "" {
 				return playSession(cmd, &sp, seed, players, rulesPath, paramsPath, maxRounds, thoughts)
 			}
-			rules, err := loadRules(cmd, rulesPath, &maxRounds)
+			name, data, err := sp.rulesSource(cmd, rulesPath)
+			if err != nil {
+				return err
+			}
+			rules, err := parseRules(cmd, name, data, &maxRounds)
 			if err != nil {
 				return err
 			}
@@ -124,6 +128,7 @@ thoughts, and the cash limits of sealed offers, as a research view would.`,
 	f.BoolVar(&asJSON, "json", false, "print the events as JSON lines and the standings as a final JSON object")
 	f.BoolVar(&thoughts, "thoughts", false, "also show the players' private thoughts and sealed cash limits")
 	f.StringVar(&sp.seats, "seats", "", `who plays each seat: "human" for a person at this terminal, or a bot (e.g. human,shark,professor,hustler); the game is a stored session`)
+	f.StringVar(&sp.config, "config", "", "play by the rules of a saved config (see gopoly configs) instead of --rules")
 	f.StringVar(&sp.resume, "resume", "", "go on with the stored session of this id (see gopoly sessions)")
 	f.DurationVar(&sp.delay, "delay", 0, "with people at the table: the pause after each bot's move, so that a person can follow (default 0.6s when stdout is a terminal, else 0)")
 	sp.store.register(cmd)

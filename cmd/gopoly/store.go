@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,10 +27,42 @@ func (f *storeFlags) register(cmd *cobra.Command) {
 // them. A store that cannot be opened is bad input (exit 2) when the
 // flags name one that cannot be, such as an unsupported DSN.
 func (f *storeFlags) open(ctx context.Context, cmd *cobra.Command) (m *session.Manager, close func(), err error) {
-	o := store.Options{DataDir: f.data, DSN: f.db}
-	st, err := store.Open(ctx, o)
+	return f.openWith(ctx, cmd, session.Options{})
+}
+
+// openWith is open with a manager of options mo, such as the research
+// view that replay --thoughts needs.
+func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo session.Options) (m *session.Manager, close func(), err error) {
+	st, err := store.Open(ctx, f.options())
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s: %w", cmdName(cmd), store.Describe(o), err)
+		return nil, nil, fmt.Errorf("%s: %s: %w", cmdName(cmd), f.describe(), err)
 	}
-	return session.NewManager(st, session.Options{}), func() { st.Close() }, nil
+	return session.NewManager(st, mo), func() { st.Close() }, nil
+}
+
+func (f *storeFlags) options() store.Options { return store.Options{DataDir: f.data, DSN: f.db} }
+
+// describe names the store for messages, without secrets.
+func (f *storeFlags) describe() string { return store.Describe(f.options()) }
+
+// flags gives the flags that select the same store again, for the hints
+// commands print; a DSN is not repeated, since it may hold a password.
+func (f *storeFlags) flags() string {
+	switch {
+	case f.db != "":
+		return "--db DSN"
+	case f.data != "":
+		return "--data " + shellQuote(f.data)
+	}
+	return ""
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -105,7 +105,8 @@ func TestHelpListsCommands(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	names := []string{"play", "sim", "tournament", "experiment", "landing", "conformance", "deal", "completion", "help"}
+	names := []string{"play", "sim", "tournament", "experiment", "landing", "conformance", "deal",
+		"sessions", "replay", "fork", "export", "import", "configs", "completion", "help"}
 	cmds := newRootCmd().Commands()
 	if len(cmds) != len(names)-2 { // completion and help come with Execute
 		t.Errorf("%d commands in the tree, want %d", len(cmds), len(names)-2)
@@ -121,7 +122,7 @@ func TestHelpListsCommands(t *testing.T) {
 		}
 	}
 	// The subcommands are listed in their parents' help.
-	for parent, subs := range map[string][]string{"deal": {"train", "eval", "play", "bench"}, "experiment": {"run", "merge", "show"}} {
+	for parent, subs := range map[string][]string{"deal": {"train", "eval", "play", "bench"}, "experiment": {"run", "merge", "show"}, "sessions": {"delete"}, "configs": {"save", "show", "delete"}} {
 		stdout, _, code := inProcess(parent, "--help")
 		for _, s := range subs {
 			if code != 0 || !strings.Contains(stdout, "\n  "+s+" ") {

@@ -1,0 +1,67 @@
+package wire_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
+)
+
+// Every decision of the golden fixtures reads as a sentence that names
+// what the decision is about: the square, the amount, the other party,
+// the offer's squares.
+func TestDecisionText(t *testing.T) {
+	files, err := filepath.Glob("testdata/decisions/*.json")
+	if err != nil || len(files) < 8 {
+		t.Fatalf("%d fixtures (%v)", len(files), err)
+	}
+	names := []string{"Ann", "Bob", "Cat", "Dan"}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fx struct {
+			Decision wire.Decision `json:"decision"`
+		}
+		if err := json.Unmarshal(data, &fx); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		d := fx.Decision
+		text := d.Text(names)
+		var want []string
+		switch d.Kind {
+		case monopoly.DecisionBuy, monopoly.DecisionMortgagedTransfer:
+			want = []string{d.SquareName, fmt.Sprintf("$%d", d.Amount)}
+		case monopoly.DecisionBid:
+			want = []string{d.SquareName}
+			if d.Counterparty >= 0 {
+				want = append(want, fmt.Sprintf("$%d", d.Amount), names[d.Counterparty])
+			}
+		case monopoly.DecisionRaiseCash:
+			want = []string{fmt.Sprintf("$%d", d.Amount), "bankruptcy"}
+		case monopoly.DecisionTradeResponse:
+			want = append([]string{names[d.Counterparty]}, d.Offer.Give.SquareNames...)
+			want = append(want, d.Offer.Get.SquareNames...)
+			if d.Offer.Sealed && d.Offer.Hidden {
+				want = append(want, "sealed")
+			}
+		case monopoly.DecisionManage:
+			want = []string{fmt.Sprintf("%d proposal", d.ProposalsLeft)}
+		case monopoly.DecisionJail:
+			want = []string{"jail"}
+		case monopoly.DecisionNone:
+			want = []string{"Nothing"}
+		}
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q does not say %q", f, text, w)
+			}
+		}
+	}
+}
