@@ -531,14 +531,10 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 	defer closeStore()
 	var s *session.Session
 	if sp.resume != "" {
-		s, err = m.Open(ctx, sp.resume)
-		if errors.Is(err, session.ErrNotFound) {
-			return usageErr(fmt.Errorf("play: no session %s in %s; gopoly sessions lists them", sp.resume, sp.store.describe()))
+		if s, err = m.Open(ctx, sp.resume); err != nil {
+			return sp.store.lookupErr(cmd, sp.resume, err)
 		}
-	} else {
-		s, err = m.Create(ctx, setup)
-	}
-	if err != nil {
+	} else if s, err = m.Create(ctx, setup); err != nil {
 		return fmt.Errorf("play: %w", err)
 	}
 	out := cmd.OutOrStdout()

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
+	"github.com/gopoly/gopoly/wire"
 )
 
 // console drives a gopoly process as a person at the terminal would: it
@@ -378,6 +380,102 @@ func TestSessionSetupRules(t *testing.T) {
 		}
 		if jackpot := s.Rules().FreeParkingJackpot; jackpot != (rulesPath != "") {
 			t.Errorf("%v: jackpot %v", tc.args, jackpot)
+		}
+	}
+}
+
+// until reads until the unread screen holds want and waits at a prompt
+// (a line not ended), and returns it.
+func (c *console) until(want string) string {
+	c.t.Helper()
+	timeout := time.After(60 * time.Second)
+	for {
+		rest := c.screen.String()[c.seen:]
+		if strings.Contains(rest, want) && rest != "" && !strings.HasSuffix(rest, "\n") {
+			c.seen = c.screen.Len()
+			return rest
+		}
+		select {
+		case chunk, open := <-c.chunks:
+			if !open {
+				c.t.Fatalf("the process ended before %q; the screen ends:\n%s", want, tail(c.screen.String(), 2000))
+			}
+			c.screen.WriteString(chunk)
+		case <-timeout:
+			c.t.Fatalf("no %q in 60 s; the screen ends:\n%s", want, tail(c.screen.String(), 2000))
+		}
+	}
+}
+
+// The trade builder makes an offer from a person's answers, under open
+// and under sealed deals, and the bot it goes to answers it at the table.
+func TestHumanTradeBuilder(t *testing.T) {
+	for _, tc := range []struct{ rules, giveCash, getCash, said string }{
+		{"max_rounds: 60", "you give: cash", "Bob gives: cash", "proposes to Bob: gives"},
+		{"max_rounds: 60\ndeal_protocol: sealed", "sealed: the most you pay, cash", "sealed: the least you take, cash", "proposes to Bob"},
+	} {
+		dir := t.TempDir()
+		ctx := context.Background()
+		st, err := store.Open(ctx, store.Options{DataDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats, _ := session.ParseSeats("human,baseline")
+		s, err := session.NewManager(st, session.Options{}).Create(ctx, session.Setup{Seed: 4, Seats: seats, Rules: tc.rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Ann, answered by a stand-in, plays until she owns a square and
+		// may propose a trade.
+		stand, _ := agent.New("baseline", 0, 99)
+		p, err := s.Advance(ctx, 0)
+		for ; err == nil; p, err = s.Submit(ctx, s.Tokens().Seats[0], agent.Answer{Action: stand.Decide(s.Game().View(0), s.Game().Pending())}) {
+			g := s.Game()
+			v := g.View(0)
+			if p.Waiting == 0 && g.Pending().Kind == monopoly.DecisionManage {
+				if tr := wire.NewOptions(v).Trade; tr != nil && tr.ProposalsLeft > 0 && len(tr.Give.Squares) > 0 && len(tr.Partners[0].Get.Squares) > 0 {
+					break
+				}
+			}
+			if p.Over {
+				t.Fatal("the game ended before Ann could trade")
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		before := s.Status().Entries
+
+		c := startConsole(t, "play", "--resume", s.ID(), "--delay", "0", "--data", dir)
+		c.next()
+		c.send("t")
+		c.until("with whom? ")
+		c.send("1")
+		c.until("you give: squares (numbers): ")
+		c.send("1")
+		c.until(tc.giveCash + ", $0 to $")
+		c.send("")
+		c.until("you get: squares (numbers): ")
+		c.send("")
+		c.until(tc.getCash + ", $0 to $")
+		c.send("")
+		screen := c.until("send it? [Y/n] ")
+		if !strings.Contains(screen, "propose Bob give ") {
+			t.Fatalf("no offer to confirm:\n%s", screen)
+		}
+		c.send("y")
+		after, _ := c.next()
+		if !strings.Contains(after, tc.said) || !(strings.Contains(after, "accepts") || strings.Contains(after, "rejects")) {
+			t.Errorf("%s: the offer was not made and answered:\n%s", tc.rules, after)
+		}
+		c.send("q")
+		if code := c.wait(); code != 0 {
+			t.Fatalf("exit %d: %s", code, c.stderr.String())
+		}
+		_, status := sessionDigest(t, dir)
+		if status.Entries < before+2 {
+			t.Errorf("%d entries after the trade, %d before", status.Entries, before)
 		}
 	}
 }
