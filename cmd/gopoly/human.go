@@ -38,9 +38,8 @@ type table struct {
 	viewer string         // the token whose view the log shows
 	note   wire.Notation
 	delay  time.Duration
-	seq    int    // the next event to show
-	round  int    // the round of the last event shown
-	out1   []int  // the round each player went bankrupt in
+	seq    int // the next event to show
+	rounds *roundKeeper
 	speech string // words to say with the next answer
 }
 
@@ -54,7 +53,7 @@ func newTable(s *session.Session, in *lineReader, out io.Writer, color bool, res
 	setup := s.Setup()
 	tokens := s.Tokens()
 	t := &table{s: s, in: in, out: out, rules: s.Rules(), names: setup.Names(), people: map[int]string{},
-		delay: delay, out1: make([]int, len(setup.Seats))}
+		delay: delay, rounds: newRoundKeeper(len(setup.Seats))}
 	labels := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
 		labels[i] = seat.Bot
@@ -90,21 +89,11 @@ func (t *table) skip() error {
 		return err
 	}
 	for _, e := range evs {
-		t.track(e.Engine)
+		t.rounds.note([]monopoly.Event{e.Engine})
 	}
 	t.seq = next
-	t.log.round = t.round
+	t.log.round = t.rounds.round
 	return nil
-}
-
-// track notes the round and the bankruptcies an event tells of.
-func (t *table) track(e monopoly.Event) {
-	switch e.Kind {
-	case monopoly.EvTurnStart:
-		t.round = int(e.Amount)
-	case monopoly.EvBankrupt:
-		t.out1[e.Player] = t.round
-	}
 }
 
 // show prints the events since the last ones shown.
@@ -119,16 +108,13 @@ func (t *table) show() error {
 		return err
 	}
 	var shown []monopoly.Event
-	var rounds []int
 	for _, e := range evs {
-		t.track(e.Engine)
 		if e.Engine.Kind == monopoly.EvSpeech && e.Engine.Speech == "" && e.Engine.Thought == "" {
 			continue // words this viewer may not read
 		}
 		shown = append(shown, e.Engine)
-		rounds = append(rounds, t.round)
 	}
-	t.log.events(snapshotState(p.View), shown, rounds)
+	t.log.events(snapshotState(p.View), shown, t.rounds.note(shown))
 	return nil
 }
 
@@ -151,7 +137,7 @@ func (t *table) play(ctx context.Context) error {
 		case st.Over:
 			g := t.s.Game()
 			labels := t.log.labels
-			t.log.standings(standings(g, t.names, labels, t.s.Setup().Seed, t.out1))
+			t.log.standings(standings(g, t.names, labels, t.s.Setup().Seed, t.rounds.outRound))
 			return nil
 		case st.Waiting >= 0:
 			tok, ok := t.people[st.Waiting]

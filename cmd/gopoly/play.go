@@ -199,28 +199,16 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		agents[s] = a
 	}
 	g.Record(true)
-	outRound := make([]int, len(seats))
+	k := newRoundKeeper(len(seats))
 	// The first turn started inside New, before recording was on.
-	round := g.Round()
-	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int64(round)}}
-	log.events(g, first, []int{round})
-	var rounds []int
+	first := []monopoly.Event{{Kind: monopoly.EvTurnStart, Player: int8(g.Current()), Amount: int64(g.Round())}}
+	log.events(g, first, k.note(first))
 	step := func(g *monopoly.Game) {
 		evs := g.TakeEvents()
 		if !thoughts {
 			evs = spectate(evs, rules)
 		}
-		rounds = rounds[:0]
-		for _, e := range evs {
-			switch e.Kind {
-			case monopoly.EvTurnStart:
-				round = int(e.Amount)
-			case monopoly.EvBankrupt:
-				outRound[e.Player] = round
-			}
-			rounds = append(rounds, round)
-		}
-		log.events(g, evs, rounds)
+		log.events(g, evs, k.note(evs))
 	}
 	d := agent.Driver{Agents: agents, Words: true, Max: maxDecisions,
 		Applied: func(g *monopoly.Game, _ int, _ agent.Answer) error { step(g); return nil }}
@@ -238,12 +226,38 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		g.Adjourn()
 		step(g)
 	}
-	st := standings(g, seatNames[:len(seats)], seats, seed, outRound)
+	st := standings(g, seatNames[:len(seats)], seats, seed, k.outRound)
 	st.maxDecisions = maxDecisions
 	if stalled {
 		st.Stalled, st.Rounds = true, g.Round()
 	}
 	return st, nil
+}
+
+// roundKeeper follows the round through a game's events, and the round
+// each player went bankrupt in, for the logs and the standings.
+type roundKeeper struct {
+	round    int
+	outRound []int // by seat; 0 while in the game
+	rounds   []int
+}
+
+func newRoundKeeper(players int) *roundKeeper { return &roundKeeper{outRound: make([]int, players)} }
+
+// note takes in evs and returns the round of each, in a slice that the
+// next call reuses.
+func (k *roundKeeper) note(evs []monopoly.Event) []int {
+	k.rounds = k.rounds[:0]
+	for _, e := range evs {
+		switch e.Kind {
+		case monopoly.EvTurnStart:
+			k.round = int(e.Amount)
+		case monopoly.EvBankrupt:
+			k.outRound[e.Player] = k.round
+		}
+		k.rounds = append(k.rounds, k.round)
+	}
+	return k.rounds
 }
 
 // spectate turns events into what a spectator sees, in place: private

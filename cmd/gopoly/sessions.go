@@ -262,24 +262,10 @@ func replayText(w io.Writer, s *session.Session, token string, at int, color boo
 		labels[i] = seatLabel(seat)
 	}
 	log := newTextPlayLog(w, s.Rules(), names, labels, setup.Seed, color)
-	var (
-		end      *monopoly.Game
-		round    int
-		rounds   []int
-		outRound = make([]int, len(names))
-	)
+	var end *monopoly.Game
+	k := newRoundKeeper(len(names))
 	err := s.Walk(token, at, func(g *monopoly.Game, entry int, evs []monopoly.Event) {
-		rounds = rounds[:0]
-		for _, e := range evs {
-			switch e.Kind {
-			case monopoly.EvTurnStart:
-				round = int(e.Amount)
-			case monopoly.EvBankrupt:
-				outRound[e.Player] = round
-			}
-			rounds = append(rounds, round)
-		}
-		log.events(g, evs, rounds)
+		log.events(g, evs, k.note(evs))
 		if entry == at-1 { // g is the walk's own, changed after fn returns
 			end = g.Clone()
 		}
@@ -287,7 +273,7 @@ func replayText(w io.Writer, s *session.Session, token string, at int, color boo
 	if err != nil {
 		return err
 	}
-	st := standings(end, names, labels, setup.Seed, outRound)
+	st := standings(end, names, labels, setup.Seed, k.outRound)
 	if end.Over() {
 		log.standings(st)
 		return nil
