@@ -241,32 +241,42 @@ func (s *db) Load(ctx context.Context, id string) (session.Record, []session.Ent
 func (s *db) List(ctx context.Context) ([]session.Record, error) {
 	// Ties on updated fall back to created and then id so that a listing
 	// is stable and the same on both backends.
-	rows, err := s.sql.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions
-		ORDER BY updated DESC, created DESC, id`)
+	return queryAll(ctx, s, "list sessions", `SELECT `+sessionCols+` FROM sessions
+		ORDER BY updated DESC, created DESC, id`, scanRecord)
+}
+
+// queryAll runs a query of many rows and scans each; op names it in errors.
+func queryAll[T any](ctx context.Context, s *db, op, query string, scan func(scanner) (T, error)) ([]T, error) {
+	rows, err := s.sql.QueryContext(ctx, query)
 	if err != nil {
-		return nil, s.fail("list sessions", err)
+		return nil, s.fail(op, err)
 	}
 	defer rows.Close()
-	var recs []session.Record
+	var all []T
 	for rows.Next() {
-		rec, err := scanRecord(rows)
+		v, err := scan(rows)
 		if err != nil {
-			return nil, s.fail("list sessions", err)
+			return nil, s.fail(op, err)
 		}
-		recs = append(recs, rec)
+		all = append(all, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.fail("list sessions", err)
+		return nil, s.fail(op, err)
 	}
-	return recs, nil
+	return all, nil
 }
 
 // Delete implements session.Store. The entries go with their session by
 // the foreign key's ON DELETE CASCADE.
 func (s *db) Delete(ctx context.Context, id string) error {
-	op := fmt.Sprintf("delete session %q", id)
+	return s.deleteOne(ctx, fmt.Sprintf("delete session %q", id), `DELETE FROM sessions WHERE id = ?`, id)
+}
+
+// deleteOne runs a DELETE of one row by id, failing with
+// session.ErrNotFound when there is none.
+func (s *db) deleteOne(ctx context.Context, op, query, id string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.q(`DELETE FROM sessions WHERE id = ?`), id)
+		res, err := tx.ExecContext(ctx, s.q(query), id)
 		if err != nil {
 			return err
 		}
@@ -311,39 +321,12 @@ func (s *db) Config(ctx context.Context, id string) (session.Config, error) {
 
 // Configs implements session.Store.
 func (s *db) Configs(ctx context.Context) ([]session.Config, error) {
-	rows, err := s.sql.QueryContext(ctx, `SELECT id, name, yaml, created FROM configs ORDER BY id`)
-	if err != nil {
-		return nil, s.fail("list configs", err)
-	}
-	defer rows.Close()
-	var cs []session.Config
-	for rows.Next() {
-		c, err := scanConfig(rows)
-		if err != nil {
-			return nil, s.fail("list configs", err)
-		}
-		cs = append(cs, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.fail("list configs", err)
-	}
-	return cs, nil
+	return queryAll(ctx, s, "list configs", `SELECT id, name, yaml, created FROM configs ORDER BY id`, scanConfig)
 }
 
 // DeleteConfig implements session.Store.
 func (s *db) DeleteConfig(ctx context.Context, id string) error {
-	op := fmt.Sprintf("delete config %q", id)
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.q(`DELETE FROM configs WHERE id = ?`), id)
-		if err != nil {
-			return err
-		}
-		return mustAffect(res)
-	})
-	if err != nil {
-		return s.fail(op, err)
-	}
-	return nil
+	return s.deleteOne(ctx, fmt.Sprintf("delete config %q", id), `DELETE FROM configs WHERE id = ?`, id)
 }
 
 // Close implements session.Store.

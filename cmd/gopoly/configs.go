@@ -35,12 +35,11 @@ so changing or deleting the config later changes no game.
   gopoly configs delete ID              delete it`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, closeStore, err := sf.open(cmd.Context(), cmd)
-			if err != nil {
+			var cs []session.Config
+			err := sf.with(cmd, func(m *session.Manager) (err error) {
+				cs, err = m.Configs(cmd.Context())
 				return err
-			}
-			defer closeStore()
-			cs, err := m.Configs(cmd.Context())
+			})
 			if err != nil {
 				return err
 			}
@@ -84,13 +83,14 @@ so changing or deleting the config later changes no game.
 			if err != nil {
 				return usageErr(err)
 			}
-			m, closeStore, err := sf.open(cmd.Context(), cmd)
+			err = sf.with(cmd, func(m *session.Manager) error {
+				if _, err := m.SaveConfig(cmd.Context(), args[0], name, string(data)); err != nil {
+					return usageErr(fmt.Errorf("configs save: %s: %w", args[1], err))
+				}
+				return nil
+			})
 			if err != nil {
 				return err
-			}
-			defer closeStore()
-			if _, err := m.SaveConfig(cmd.Context(), args[0], name, string(data)); err != nil {
-				return usageErr(fmt.Errorf("configs save: %s: %w", args[1], err))
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Saved config %s; play by it with: gopoly play --config %s\n", args[0], args[0])
 			return nil
@@ -104,17 +104,14 @@ so changing or deleting the config later changes no game.
 		Short: "Print a saved config's YAML",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, closeStore, err := sf.open(cmd.Context(), cmd)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
-			c, err := m.Config(cmd.Context(), args[0])
-			if err != nil {
-				return configErr(cmd, &sf, args[0], err)
-			}
-			fmt.Fprint(cmd.OutOrStdout(), c.YAML)
-			return nil
+			return sf.with(cmd, func(m *session.Manager) error {
+				c, err := m.Config(cmd.Context(), args[0])
+				if err != nil {
+					return configErr(cmd, &sf, args[0], err)
+				}
+				fmt.Fprint(cmd.OutOrStdout(), c.YAML)
+				return nil
+			})
 		},
 	}
 	sf.register(show)
@@ -124,15 +121,9 @@ so changing or deleting the config later changes no game.
 		Short: "Delete a saved config (games made from it keep their rules)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, closeStore, err := sf.open(cmd.Context(), cmd)
-			if err != nil {
-				return err
-			}
-			defer closeStore()
-			if err := m.DeleteConfig(cmd.Context(), args[0]); err != nil {
-				return configErr(cmd, &sf, args[0], err)
-			}
-			return nil
+			return sf.with(cmd, func(m *session.Manager) error {
+				return configErr(cmd, &sf, args[0], m.DeleteConfig(cmd.Context(), args[0]))
+			})
 		},
 	}
 	sf.register(del)
@@ -141,7 +132,7 @@ so changing or deleting the config later changes no game.
 }
 
 // configErr says that config id is not in the store (bad input), or
-// passes err on.
+// passes err (nil included) on.
 func configErr(cmd *cobra.Command, sf *storeFlags, id string, err error) error {
 	if errors.Is(err, session.ErrNotFound) {
 		return usageErr(fmt.Errorf("%s: no config %q in %s; gopoly configs lists them", cmdName(cmd), id, sf.describe()))

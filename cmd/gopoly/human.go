@@ -676,16 +676,12 @@ func (sp *sessionPlay) rulesSource(cmd *cobra.Command, path string) (name string
 		}
 		return path, data, nil
 	case sp.config != "":
-		m, closeStore, err := sp.store.open(cmd.Context(), cmd)
-		if err != nil {
-			return "", nil, err
-		}
-		defer closeStore()
-		c, err := m.Config(cmd.Context(), sp.config)
-		if err != nil {
-			return "", nil, configErr(cmd, &sp.store, sp.config, err)
-		}
-		return "config " + c.ID, []byte(c.YAML), nil
+		var c session.Config
+		err := sp.store.with(cmd, func(m *session.Manager) (err error) {
+			c, err = m.Config(cmd.Context(), sp.config)
+			return configErr(cmd, &sp.store, sp.config, err)
+		})
+		return "config " + c.ID, []byte(c.YAML), err
 	}
 	return "", nil, nil
 }

@@ -30,6 +30,17 @@ func (f *storeFlags) open(ctx context.Context, cmd *cobra.Command) (m *session.M
 	return f.openWith(ctx, cmd, session.Options{})
 }
 
+// with opens the store, runs fn with a manager of its sessions, and
+// closes the store.
+func (f *storeFlags) with(cmd *cobra.Command, fn func(m *session.Manager) error) error {
+	m, done, err := f.open(cmd.Context(), cmd)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return fn(m)
+}
+
 // openWith is open with a manager of options mo, such as the research
 // view that replay --thoughts needs.
 func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo session.Options) (m *session.Manager, close func(), err error) {
