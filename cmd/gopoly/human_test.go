@@ -415,36 +415,13 @@ func TestHumanTradeBuilder(t *testing.T) {
 		{"max_rounds: 60\ndeal_protocol: sealed", "sealed: the most you pay, cash", "sealed: the least you take, cash", "proposes to Bob"},
 	} {
 		dir := t.TempDir()
-		ctx := context.Background()
-		st, err := store.Open(ctx, store.Options{DataDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		seats, _ := session.ParseSeats("human,baseline")
-		s, err := session.NewManager(st, session.Options{}).Create(ctx, session.Setup{Seed: 4, Seats: seats, Rules: tc.rules})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Ann, answered by a stand-in, plays until she owns a square and
-		// may propose a trade.
-		stand, _ := agent.New("baseline", 0, 99)
-		p, err := s.Advance(ctx, 0)
-		for ; err == nil; p, err = s.Submit(ctx, s.Tokens().Seats[0], agent.Answer{Action: stand.Decide(s.Game().View(0), s.Game().Pending())}) {
-			g := s.Game()
-			v := g.View(0)
-			if p.Waiting == 0 && g.Pending().Kind == monopoly.DecisionManage {
-				if tr := wire.NewOptions(v).Trade; tr != nil && tr.ProposalsLeft > 0 && len(tr.Give.Squares) > 0 && len(tr.Partners[0].Get.Squares) > 0 {
-					break
-				}
-			}
-			if p.Over {
-				t.Fatal("the game ended before Ann could trade")
-			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		st.Close()
+		// Ann plays until she owns a square and may propose a trade to
+		// Bob for one of his.
+		s := storedUntil(t, dir, tc.rules, "human,baseline", func(v monopoly.View) bool {
+			tr := wire.NewOptions(v).Trade
+			return v.Pending().Kind == monopoly.DecisionManage && tr != nil && tr.ProposalsLeft > 0 &&
+				len(tr.Give.Squares) > 0 && len(tr.Partners[0].Get.Squares) > 0
+		})
 		before := s.Status().Entries
 
 		c := startConsole(t, "play", "--resume", s.ID(), "--delay", "0", "--data", dir)
@@ -476,6 +453,80 @@ func TestHumanTradeBuilder(t *testing.T) {
 		_, status := sessionDigest(t, dir)
 		if status.Entries < before+2 {
 			t.Errorf("%d entries after the trade, %d before", status.Entries, before)
+		}
+	}
+}
+
+// storedUntil stores in dir a session of seats (Ann first, a person)
+// and plays it, Ann answered by a stand-in bot, until Ann must decide in
+// a position where at says so.
+func storedUntil(t *testing.T, dir, rules, seats string, at func(v monopoly.View) bool) *session.Session {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	list, _ := session.ParseSeats(seats)
+	s, err := session.NewManager(st, session.Options{}).Create(ctx, session.Setup{Seed: 4, Seats: list, Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stand, _ := agent.New("baseline", 0, 99)
+	p, err := s.Advance(ctx, 0)
+	for ; err == nil; p, err = s.Submit(ctx, s.Tokens().Seats[0], agent.Answer{Action: stand.Decide(s.Game().View(0), s.Game().Pending())}) {
+		if p.Waiting == 0 && at(s.Game().View(0)) {
+			return s
+		}
+		if p.Over {
+			t.Fatal("the game ended before the position sought")
+		}
+	}
+	t.Fatal(err)
+	return nil
+}
+
+// A person answers a bot's offer with a counter-offer built step by
+// step, when the rules allow counters, and the bot answers it in turn.
+func TestHumanCounterOffer(t *testing.T) {
+	dir := t.TempDir()
+	s := storedUntil(t, dir, "max_rounds: 200\ncounter_offers: 3", "human,hustler", func(v monopoly.View) bool {
+		tr := wire.NewOptions(v).Trade
+		return v.Pending().Kind == monopoly.DecisionTradeResponse && tr != nil && tr.Kind == monopoly.ActCounterTrade
+	})
+	c := startConsole(t, "play", "--resume", s.ID(), "--delay", "0", "--data", dir)
+	if menu, _ := c.next(); !strings.Contains(menu, "offers you a trade") || !strings.Contains(menu, "t) make a counter-offer") {
+		t.Fatalf("no counter-offer on the menu:\n%s", menu)
+	}
+	c.send("t")
+	for {
+		screen := c.until(" ")
+		switch {
+		case strings.HasSuffix(screen, "with whom? "):
+			c.send("1")
+		case strings.HasSuffix(screen, "squares (numbers): "):
+			c.send("1")
+		case strings.Contains(screen, "Get Out of Jail Free card"):
+			c.send("n")
+		case strings.Contains(screen, "cash, $0 to $"):
+			c.send("")
+		case strings.HasSuffix(screen, "send it? [Y/n] "):
+			if !strings.Contains(screen, "counter Bob") {
+				t.Fatalf("not a counter-offer:\n%s", screen)
+			}
+			c.send("y")
+			after, _ := c.next()
+			if !strings.Contains(after, "counters") {
+				t.Errorf("the counter-offer was not made:\n%s", after)
+			}
+			c.send("q")
+			if code := c.wait(); code != 0 {
+				t.Fatalf("exit %d: %s", code, c.stderr.String())
+			}
+			return
+		default:
+			t.Fatalf("unexpected prompt:\n%s", screen)
 		}
 	}
 }
