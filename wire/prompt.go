@@ -24,14 +24,14 @@ func (d Decision) Text(names []string) string {
 	}
 	switch d.Kind {
 	case monopoly.DecisionManage:
-		next := "roll the dice"
+		next := "Roll the dice"
 		switch {
 		case d.Phase == monopoly.PhaseAfterRoll && d.RollsAgain:
-			next = "roll again (doubles)"
+			next = "Roll again (doubles)"
 		case d.Phase == monopoly.PhaseAfterRoll:
-			next = "end your turn"
+			next = "End your turn"
 		}
-		return fmt.Sprintf("Build, sell, mortgage, lift mortgages or propose trades (%s left this phase), or continue: %s.", plural(d.ProposalsLeft, "proposal"), next)
+		return fmt.Sprintf("%s, or first build, sell, mortgage, lift a mortgage or propose a trade (%s left).", next, plural(d.ProposalsLeft, "proposal"))
 	case monopoly.DecisionJail:
 		return "You are in jail: pay the fine, use a Get Out of Jail Free card, or roll for doubles."
 	case monopoly.DecisionBuy:

@@ -254,11 +254,11 @@ func (t *table) ask(ctx context.Context, seat int, tok string) error {
 // menu shows the decision and its options, numbered.
 func (t *table) menu(p session.Pending, seat int) {
 	me := p.View.Players[seat]
-	fmt.Fprintf(t.out, "\n  %s, $%d, on %s", t.log.names[seat], me.Cash, me.PositionName)
+	where := "on " + me.PositionName
 	if me.InJail {
-		fmt.Fprint(t.out, " (in jail)")
+		where = "in jail"
 	}
-	fmt.Fprintf(t.out, ": %s\n", p.Decision.Text(t.names))
+	fmt.Fprintf(t.out, "\n  %s: %s, %s\n  %s\n", t.log.names[seat], t.log.money(me.Cash), where, p.Decision.Text(t.names))
 	o := p.Options
 	for i, text := range o.Notation {
 		fmt.Fprintf(t.out, "  %2d) %s%s\n", i+1, text, t.cost(text, seat))

@@ -132,7 +132,7 @@ var optionRE = regexp.MustCompile(`(?m)^ +(\d+)\) (.+?)(?:  \(.*\))?$`)
 // by typing the move, alternately, so both are exercised.
 func choose(screen string, turn int) string {
 	menu := screen
-	if i := strings.LastIndex(screen, "\n  Ann, $"); i >= 0 {
+	if i := strings.LastIndex(screen, "\n  Ann: $"); i >= 0 {
 		menu = screen[i:]
 	}
 	options := map[string]string{}
