@@ -83,9 +83,10 @@ func (r *Refused) Error() string { return "session: refused: " + r.Code + ": " +
 // Codes of refusals that are the session's own (the rest are the
 // engine's monopoly.Refusal codes and the wire's).
 const (
-	CodeBadToken  = "bad_token"  // no seat holds the token
-	CodeNoSeat    = "no_seat"    // the token's seat may not do that
-	CodeNotWaited = "not_waited" // the seat to decide is a bot: nobody may answer for it
+	CodeBadToken  = "bad_token"      // no seat holds the token
+	CodeNoSeat    = "no_seat"        // the token's seat may not do that
+	CodeNotWaited = "not_waited"     // the seat to decide is a bot: nobody may answer for it
+	CodeStale     = "stale_decision" // SubmitAt: the answer is for a decision the game has moved past
 )
 
 // ID returns the session's id.
@@ -298,17 +299,28 @@ func (s *Session) playBots(ctx context.Context, max int) (int, error) {
 // it returns. A refused answer is a *Refused, with the legal options,
 // and changes nothing.
 func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, ans, true)
+	return s.submit(ctx, token, -1, ans, true)
 }
 
-// Answer is Submit without the bots' play after it: the answer is
+// SubmitAt is Submit for the decision that was pending when the log held
+// at answers (Pending.Entries). A client that sends an answer late, after
+// the game moved on (a second click, a retry after a lost reply), is
+// refused with stale_decision instead of answering a later decision that
+// the same action happens to fit.
+func (s *Session) SubmitAt(ctx context.Context, token string, at int, ans agent.Answer) (Progress, error) {
+	return s.submit(ctx, token, at, ans, true)
+}
+
+// Answer is SubmitAt without the bots' play after it: the answer is
 // committed and the caller advances the bots at its own pace, as the
 // terminal does to show them move by move.
-func (s *Session) Answer(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, ans, false)
+func (s *Session) Answer(ctx context.Context, token string, at int, ans agent.Answer) (Progress, error) {
+	return s.submit(ctx, token, at, ans, false)
 }
 
-func (s *Session) submit(ctx context.Context, token string, ans agent.Answer, advance bool) (Progress, error) {
+// submit answers for token's seat; at, unless negative, is the length of
+// the log the answer was made for.
+func (s *Session) submit(ctx context.Context, token string, at int, ans agent.Answer, advance bool) (Progress, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(); err != nil {
@@ -317,6 +329,15 @@ func (s *Session) submit(ctx context.Context, token string, ans agent.Answer, ad
 	v, err := s.viewer(token)
 	if err != nil {
 		return Progress{}, err
+	}
+	if at >= 0 && at != len(s.log) {
+		r := wire.Refusal{Code: CodeStale, Message: fmt.Sprintf(
+			"the answer is for the decision after answer %d, but the game has moved on to answer %d: ask for the pending decision again", at, len(s.log))}
+		if v.Seat >= 0 {
+			o := wire.NewOptions(s.g.View(v.Seat))
+			r.Options = &o
+		}
+		return Progress{}, &Refused{r}
 	}
 	if err := s.mayAnswer(v); err != nil {
 		return Progress{}, err

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -322,4 +324,88 @@ func TestThoughtsArePrivate(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Many goroutines answering the same decision at once: one answer is
+// taken, the others are refused as stale and change nothing, and the game
+// goes on as if one person had answered; readers meanwhile see
+// consistent states.
+func TestConcurrentAnswers(t *testing.T) {
+	m := session.NewManager(openStore(t), session.Options{})
+	const seed = 13
+	s, err := m.Create(ctx, setup(seed, "human,shark,professor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := s.Tokens().Seats[0]
+	person := stand(t, "baseline", seed, 0)
+	if _, err := s.Advance(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				st := s.Status()
+				p, err := s.Pending("")
+				if err != nil || p.Entries < st.Entries {
+					t.Errorf("a reader saw %d entries after %d (%v)", p.Entries, st.Entries, err)
+					return
+				}
+			}
+		}()
+	}
+	for turn := 0; turn < 40; turn++ {
+		p, err := s.Pending(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Over {
+			break
+		}
+		g := s.Game()
+		a := person.Decide(g.View(0), g.Pending())
+		var taken, stale atomic.Int32
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := s.SubmitAt(ctx, tok, p.Entries, agent.Answer{Action: a})
+				var r *session.Refused
+				switch {
+				case err == nil:
+					taken.Add(1)
+				case errors.As(err, &r) && r.Code == session.CodeStale:
+					stale.Add(1)
+				default:
+					t.Errorf("answer %d: %v", turn, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if taken.Load() != 1 || stale.Load() != 7 {
+			t.Fatalf("answer %d: %d taken, %d stale", turn, taken.Load(), stale.Load())
+		}
+	}
+	close(stop)
+	readers.Wait()
+
+	// The same answers, one at a time, give the same game.
+	one, err := m.Create(ctx, setup(seed, "human,shark,professor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	playThrough(t, one, map[int]agent.Agent{0: stand(t, "baseline", seed, 0)}, 40)
+	if got, want := s.Status(), one.Status(); got.Digest != want.Digest || got.Entries != want.Entries {
+		t.Errorf("concurrent answers: %d entries, digest %s; one at a time: %d, %s", got.Entries, got.Digest, want.Entries, want.Digest)
+	}
 }

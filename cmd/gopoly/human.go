@@ -237,7 +237,7 @@ func (t *table) ask(ctx context.Context, seat int, tok string) error {
 			fmt.Fprintf(t.out, "  %v\n", err)
 			continue
 		}
-		_, err = t.s.Answer(ctx, tok, agent.Answer{Action: a, Speech: t.speech})
+		_, err = t.s.Answer(ctx, tok, p.Entries, agent.Answer{Action: a, Speech: t.speech})
 		var refused *session.Refused
 		if errors.As(err, &refused) {
 			fmt.Fprintf(t.out, "  refused (%s): %s\n", refused.Code, refused.Message)
