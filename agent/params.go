@@ -141,14 +141,15 @@ var knobs = func() map[string]knob {
 
 // parseRange reads a range tag, "[lo, hi]".
 func parseRange(tag string) (lo, hi float64, ok bool) {
-	in, found := strings.CutPrefix(tag, "[")
-	if in, found = strings.CutSuffix(in, "]"); !found {
+	in, open := strings.CutPrefix(tag, "[")
+	in, closed := strings.CutSuffix(in, "]")
+	a, b, comma := strings.Cut(in, ",")
+	if !open || !closed || !comma {
 		return 0, 0, false
 	}
-	a, b, found := strings.Cut(in, ",")
 	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-	return lo, hi, found && err1 == nil && err2 == nil && lo <= hi
+	return lo, hi, err1 == nil && err2 == nil && lo <= hi
 }
 
 // rangeText is a knob's range for messages.

@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -143,20 +145,130 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 // number of workers. A cancelled context, or a game that fails (a bot's
 // illegal action), stops the run, which returns the games finished
 // before it (a prefix, in order) with the error, so that the caller can
-// still report them.
+// still report them. The results take memory in proportion to the games
+// played: a run too long to keep them sums them with SimulateEach and a
+// SimTally instead.
 func Simulate(ctx context.Context, c Config, progress func()) ([]GameResult, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	results := make([]GameResult, 0, c.Games)
-	err := Run(ctx, c.Games, c.Workers, c.RunGame, func(_ int, r GameResult) error {
+	var results []GameResult
+	err := SimulateEach(ctx, c, func(_ int, r GameResult) {
 		results = append(results, r)
 		if progress != nil {
 			progress()
 		}
-		return nil
 	})
 	return results, err
+}
+
+// SimulateEach plays c.Games games on c.Workers goroutines as Simulate
+// does, and hands each result to each as its game finishes, in game order
+// whatever the number of workers, one at a time. It keeps nothing itself,
+// so that a run of any length takes the memory each keeps.
+func SimulateEach(ctx context.Context, c Config, each func(i int, r GameResult)) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	return Run(ctx, c.Games, c.Workers, c.RunGame, func(i int, r GameResult) error {
+		each(i, r)
+		return nil
+	})
+}
+
+// SimTally sums the games of a simulation as they finish, into what
+// Summarize reports, in memory that does not grow with the games: game
+// lengths are counted by length, which is all the median needs. The zero
+// SimTally is empty and ready to use.
+type SimTally struct {
+	games            int
+	rolls, decisions int64
+	endings          Endings
+	rounds           int64       // summed, for the mean
+	byRounds         map[int]int // games by length in rounds
+	seatWins         []int
+}
+
+// Add counts one game. It allocates only for a game length or a winning
+// seat not seen before.
+func (t *SimTally) Add(r GameResult) {
+	t.games++
+	t.rolls += r.Rolls
+	t.decisions += r.Decisions
+	t.endings.Add(r.Capped, r.Stalled, r.Winner)
+	t.rounds += int64(r.Rounds)
+	if t.byRounds == nil {
+		t.byRounds = map[int]int{}
+	}
+	t.byRounds[r.Rounds]++
+	if r.Winner >= 0 {
+		if r.Winner >= len(t.seatWins) {
+			t.seatWins = append(t.seatWins, make([]int, r.Winner+1-len(t.seatWins))...)
+		}
+		t.seatWins[r.Winner]++
+	}
+}
+
+// Games returns how many games the tally holds.
+func (t *SimTally) Games() int { return t.games }
+
+// medianRounds returns the median game length, as stats.Median would of
+// every game's.
+func (t *SimTally) medianRounds() float64 {
+	if t.games == 0 {
+		return 0
+	}
+	lengths := slices.Sorted(maps.Keys(t.byRounds))
+	// The k-th shortest game (from 0).
+	nth := func(k int) float64 {
+		for _, l := range lengths {
+			if k < t.byRounds[l] {
+				return float64(l)
+			}
+			k -= t.byRounds[l]
+		}
+		return 0 // not reached: k < games
+	}
+	m := t.games / 2
+	if t.games%2 == 1 {
+		return nth(m)
+	}
+	return (nth(m-1) + nth(m)) / 2
+}
+
+// Summary returns the summary of the games counted, run with c; timing
+// figures are filled by the caller.
+func (t *SimTally) Summary(c Config) Summary {
+	s := Summary{Games: t.games, Rolls: t.rolls, Decisions: t.decisions, Endings: t.endings,
+		RoundsMed: t.medianRounds(), Wins: map[string]int{}, ByBot: map[string]BotWR{}, Seed: c.Seed}
+	if t.games > 0 {
+		s.RoundsMean = float64(t.rounds) / float64(t.games)
+	}
+	for seat := range c.Players {
+		w := 0
+		if seat < len(t.seatWins) {
+			w = t.seatWins[seat]
+		}
+		bot := c.SeatBot(seat)
+		s.Wins[fmt.Sprintf("seat%d:%s", seat, bot)] = w
+		lo, hi := stats.Wilson(float64(w), s.Games)
+		rate := 0.0
+		if s.Games > 0 {
+			rate = float64(w) / float64(s.Games)
+		}
+		s.WinRates = append(s.WinRates, SeatWins{Seat: seat, Bot: bot, Wins: w, Rate: rate, CI95: [2]float64{lo, hi}})
+		b := s.ByBot[bot]
+		b.Seats++
+		b.Wins += w
+		s.ByBot[bot] = b
+	}
+	for name, b := range s.ByBot {
+		n := b.Seats * s.Games
+		if n > 0 {
+			b.Rate = float64(b.Wins) / float64(n)
+			lo, hi := stats.Wilson(float64(b.Wins), n)
+			b.CI95 = [2]float64{lo, hi}
+		}
+		s.ByBot[name] = b
+	}
+	return s
 }
 
 // Summary aggregates a run.
@@ -220,42 +332,9 @@ type BotWR struct {
 
 // Summarize aggregates results; timing figures are filled by the caller.
 func Summarize(c Config, results []GameResult) Summary {
-	s := Summary{Games: len(results), Wins: map[string]int{}, ByBot: map[string]BotWR{}, Seed: c.Seed}
-	rounds := make([]float64, len(results))
-	seatWins := make([]int, c.Players)
-	for i, r := range results {
-		s.Rolls += r.Rolls
-		s.Decisions += r.Decisions
-		rounds[i] = float64(r.Rounds)
-		s.Add(r.Capped, r.Stalled, r.Winner)
-		if r.Winner >= 0 {
-			seatWins[r.Winner]++
-		}
+	var t SimTally
+	for _, r := range results {
+		t.Add(r)
 	}
-	s.RoundsMean = stats.Mean(rounds)
-	s.RoundsMed = stats.Median(rounds)
-	for seat, w := range seatWins {
-		bot := c.SeatBot(seat)
-		s.Wins[fmt.Sprintf("seat%d:%s", seat, bot)] = w
-		lo, hi := stats.Wilson(float64(w), s.Games)
-		rate := 0.0
-		if s.Games > 0 {
-			rate = float64(w) / float64(s.Games)
-		}
-		s.WinRates = append(s.WinRates, SeatWins{Seat: seat, Bot: bot, Wins: w, Rate: rate, CI95: [2]float64{lo, hi}})
-		b := s.ByBot[bot]
-		b.Seats++
-		b.Wins += w
-		s.ByBot[bot] = b
-	}
-	for name, b := range s.ByBot {
-		n := b.Seats * s.Games
-		if n > 0 {
-			b.Rate = float64(b.Wins) / float64(n)
-			lo, hi := stats.Wilson(float64(b.Wins), n)
-			b.CI95 = [2]float64{lo, hi}
-		}
-		s.ByBot[name] = b
-	}
-	return s
+	return t.Summary(c)
 }

@@ -2,11 +2,15 @@ package arena
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
+	"github.com/gopoly/gopoly/stats"
 )
 
 func testConfig(t *testing.T, workers int) Config {
@@ -114,5 +118,84 @@ func TestCappedRounds(t *testing.T) {
 	}
 	if capped == 0 {
 		t.Fatal("no game reached the limit: nothing checked")
+	}
+}
+
+// A run of more games than could ever be held in memory plays until its
+// context stops it: nothing is set aside per game up front.
+func TestSimulateEnormousRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := testConfig(t, 2)
+	c.Games = math.MaxInt
+	var n atomic.Int32
+	res, err := Simulate(ctx, c, func() {
+		if n.Add(1) == 10 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || len(res) < 10 {
+		t.Fatalf("%d games, err %v; want at least 10 and the context's error", len(res), err)
+	}
+}
+
+// A SimTally sums a run as Summarize sums its games, the median and mean of
+// the rounds included, for odd and even numbers of games, and adds a
+// game without allocating: a run's memory does not grow with its games.
+func TestTally(t *testing.T) {
+	c := testConfig(t, 2)
+	all, err := Simulate(context.Background(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 1, 2, 7, 8, len(all)} {
+		res := all[:n]
+		var tl SimTally
+		rounds := make([]float64, n)
+		for i, r := range res {
+			tl.Add(r)
+			rounds[i] = float64(r.Rounds)
+		}
+		s := tl.Summary(c)
+		if s.Games != n || s.RoundsMean != stats.Mean(rounds) || s.RoundsMed != stats.Median(rounds) {
+			t.Errorf("%d games: tally of %d, rounds mean %v median %v; want %v and %v", n, s.Games, s.RoundsMean, s.RoundsMed, stats.Mean(rounds), stats.Median(rounds))
+		}
+		if got, want := fmt.Sprint(s), fmt.Sprint(Summarize(c, res)); got != want {
+			t.Errorf("%d games: tally %s, Summarize %s", n, got, want)
+		}
+	}
+	var tl SimTally
+	for _, r := range all {
+		tl.Add(r) // every length of the run seen once
+	}
+	i := 0
+	if allocs := testing.AllocsPerRun(1000, func() { tl.Add(all[i%len(all)]); i++ }); allocs != 0 {
+		t.Errorf("SimTally.Add: %v allocations per game", allocs)
+	}
+}
+
+// SimulateEach hands the games over in game order whatever the workers,
+// and stops with a prefix when its context is cancelled.
+func TestSimulateEach(t *testing.T) {
+	c := testConfig(t, 1)
+	want, err := Simulate(context.Background(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{1, 3} {
+		c.Workers = w
+		ctx, cancel := context.WithCancel(context.Background())
+		var got []GameResult
+		err := SimulateEach(ctx, c, func(i int, r GameResult) {
+			if i != len(got) {
+				t.Fatalf("%d workers: game %d handed over after %d games", w, i, len(got))
+			}
+			if got = append(got, r); len(got) == 50 {
+				cancel()
+			}
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) || len(got) < 50 || !slices.Equal(got, want[:len(got)]) {
+			t.Fatalf("%d workers: %d games, %v; want a prefix of at least 50 and the context's error", w, len(got), err)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/bits"
 	"os"
 	"regexp"
 	"slices"
@@ -141,7 +143,7 @@ type experimentFile struct {
 
 type seedsFile struct {
 	Start uint64  `yaml:"start"`
-	Count int     `yaml:"count"`
+	Count *int    `yaml:"count"` // required: nil when left out
 	Step  *uint64 `yaml:"step"`
 }
 
@@ -201,7 +203,10 @@ func ParseExperiment(file string, data []byte) (*Experiment, error) {
 	if f.Seeds == nil {
 		return nil, errAt("seeds", "is required: {start, count, step}")
 	}
-	e.Seeds = SeedRange{Start: f.Seeds.Start, Count: f.Seeds.Count, Step: 1}
+	if f.Seeds.Count == nil {
+		return nil, errAt("seeds.count", "is required: how many games each variant plays")
+	}
+	e.Seeds = SeedRange{Start: f.Seeds.Start, Count: *f.Seeds.Count, Step: 1}
 	if f.Seeds.Step != nil {
 		e.Seeds.Step = *f.Seeds.Step
 	}
@@ -210,6 +215,14 @@ func ParseExperiment(file string, data []byte) (*Experiment, error) {
 	}
 	if e.Seeds.Step < 1 {
 		return nil, errAt("seeds.step", "must be at least 1: every game needs a seed of its own")
+	}
+	// Seeds are uint64: a range past 2^64-1 would wrap around to small
+	// seeds, and with a large step give later games the seeds of earlier
+	// ones.
+	over, span := bits.Mul64(uint64(e.Seeds.Count-1), e.Seeds.Step)
+	if _, carry := bits.Add64(e.Seeds.Start, span, 0); over != 0 || carry != 0 {
+		return nil, errAt("seeds", "start %d + (count %d - 1) × step %d is past %d: the seeds would wrap around 2^64",
+			e.Seeds.Start, e.Seeds.Count, e.Seeds.Step, uint64(math.MaxUint64))
 	}
 	e.Detail = DetailStats
 	if f.Detail != "" {

@@ -31,7 +31,7 @@ func OpenExperimentDir(dir string) (*Experiment, RunInfo, error) {
 	if e.Fingerprint() != info.Fingerprint {
 		return e, info, badDir("%s: its spec no longer gives the experiment it was run with (the default rules or the spec changed)", dir)
 	}
-	return e, info, nil
+	return e, info, e.checkRunGames(dir, info)
 }
 
 // MergeExperiment combines the shard directories dirs (every shard of
@@ -176,8 +176,9 @@ func countShard(path string, e *Experiment, info RunInfo) (int, error) {
 			return 0, err
 		}
 		r.skip()
-		if msg := checkLine(line, e, info, m, nil); msg != "" {
-			return 0, badDir("%s:%d: %s", path, m+1, msg)
+		var rec GameRecord
+		if le := checkLine(line, e, info, m, &rec); le != nil {
+			return 0, le.at(path, m+1)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -253,6 +254,9 @@ func (e *Experiment) prepareDir(dir string, info RunInfo) error {
 	case have.Shard != info.Shard || have.Shards != info.Shards:
 		return badDir("%s holds shard %d/%d of this experiment, not %d/%d", dir, have.Shard, have.Shards, info.Shard, info.Shards)
 	}
+	if err := e.checkRunGames(dir, have); err != nil {
+		return err
+	}
 	if _, err := os.Stat(filepath.Join(dir, SpecFile)); errors.Is(err, os.ErrNotExist) {
 		return writeFileAtomic(filepath.Join(dir, SpecFile), e.Source) // lost: the same experiment's
 	}
@@ -276,46 +280,250 @@ func checkEmpty(dir, holds string) error {
 	return badDir("%s is not empty (%s) and holds %s: give a new or empty directory", dir, shown, holds)
 }
 
-// ReadRunInfo reads a directory's run.json.
+// ReadRunInfo reads a directory's run.json. A key missing, or a value no
+// run writes, is an error naming the line and the key (ErrBadDir).
 func ReadRunInfo(dir string) (RunInfo, error) {
 	var info RunInfo
-	data, err := os.ReadFile(filepath.Join(dir, RunFile))
+	path := filepath.Join(dir, RunFile)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return info, err
 	}
-	if err := json.Unmarshal(data, &info); err != nil || info.Shards < 1 {
-		return info, badDir("%s: damaged (%v)", filepath.Join(dir, RunFile), err)
+	// Pointers tell a key left out from one set to its zero value.
+	var f struct {
+		Experiment  *string `json:"experiment"`
+		Fingerprint *string `json:"fingerprint"`
+		Shard       *int    `json:"shard"`
+		Shards      *int    `json:"shards"`
+		Games       *int    `json:"games"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return info, jsonFileError(path, data, err)
+	}
+	bad := func(key, format string, args ...any) error {
+		return badDir("%s:%d: %s: %s", path, jsonKeyLine(data, key), key, fmt.Sprintf(format, args...))
+	}
+	for _, k := range []struct {
+		key string
+		set bool
+	}{{"experiment", f.Experiment != nil}, {"fingerprint", f.Fingerprint != nil}, {"shard", f.Shard != nil}, {"shards", f.Shards != nil}, {"games", f.Games != nil}} {
+		if !k.set {
+			return info, bad(k.key, "missing")
+		}
+	}
+	info = RunInfo{Experiment: *f.Experiment, Fingerprint: *f.Fingerprint, Shard: *f.Shard, Shards: *f.Shards, Games: *f.Games}
+	switch {
+	case info.Shards < 1:
+		return info, bad("shards", "%d: want 1 or more", info.Shards)
+	case info.Shard < 0 || info.Shard >= info.Shards:
+		return info, bad("shard", "%d: want 0 to %d, one of its %d shards", info.Shard, info.Shards-1, info.Shards)
+	case info.Games < 0:
+		return info, bad("games", "%d: want 0 or more", info.Games)
 	}
 	return info, nil
 }
 
-// recordKey is the part of a results line that places it.
-type recordKey struct {
-	Variant string `json:"variant"`
-	Game    *int   `json:"game"`
+// checkRunGames checks that the games a directory's run.json (have)
+// counts are those the experiment gives that shard.
+func (e *Experiment) checkRunGames(dir string, have RunInfo) error {
+	want := ShardGames(e.Games(), have.Shard, have.Shards)
+	if have.Games == want {
+		return nil
+	}
+	path := filepath.Join(dir, RunFile)
+	data, _ := os.ReadFile(path)
+	return badDir("%s:%d: games: %d where shard %d/%d of the spec has %d", path, jsonKeyLine(data, "games"),
+		have.Games, have.Shard, have.Shards, want)
 }
 
-// checkLine checks that line is game m of the shard and decodes it into
-// rec (when not nil); it returns a description of the problem, or "".
-func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord) string {
-	var key recordKey
-	if rec != nil {
-		*rec = GameRecord{Game: -1}
-		if json.Unmarshal(line, rec) != nil || rec.Game < 0 {
-			return "not a game record"
+// jsonFileError places an error decoding the JSON file path (data): a
+// syntax error at its line and column, a value of the wrong type at its
+// line and key.
+func jsonFileError(path string, data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := jsonPos(data, se.Offset)
+		return badDir("%s:%d:%d: %v", path, line, col, se)
+	case errors.As(err, &te) && te.Field != "":
+		line, _ := jsonPos(data, te.Offset)
+		return badDir("%s:%d: %s: want %s, got %s", path, line, te.Field, jsonWant(te.Type), te.Value)
+	}
+	return badDir("%s: %v", path, err)
+}
+
+// jsonPos returns the line and column (from 1) of the byte before offset
+// in data: where encoding/json, which counts the bytes it has read,
+// stopped.
+func jsonPos(data []byte, offset int64) (line, col int) {
+	i := int(min(max(offset-1, 0), int64(len(data))))
+	line = 1 + bytes.Count(data[:i], []byte("\n"))
+	return line, i - bytes.LastIndexByte(data[:i], '\n')
+}
+
+// jsonKeyLine returns the line of key in the JSON object data, or the
+// line the object opens on when it has no such key: a key missing is
+// missing from the object.
+func jsonKeyLine(data []byte, key string) int {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return 1
+	}
+	open, _ := jsonPos(data, dec.InputOffset())
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
 		}
-		key = recordKey{Variant: rec.Variant, Game: &rec.Game}
-	} else if err := json.Unmarshal(line, &key); err != nil || key.Game == nil {
-		return "not a game record"
+		if tok == key {
+			line, _ := jsonPos(data, dec.InputOffset())
+			return line
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	return open
+}
+
+// jsonWant says what JSON value a Go value of type t reads.
+func jsonWant(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a number"
+}
+
+// recordJSON is a line of results.jsonl as read back, GameRecord with
+// pointers that tell a key left out from one set to its zero value.
+type recordJSON struct {
+	Variant   *string       `json:"variant"`
+	Game      *int          `json:"game"`
+	Seed      *uint64       `json:"seed"`
+	Winner    *int          `json:"winner"`
+	Rounds    *int          `json:"rounds"`
+	Capped    *bool         `json:"capped"`
+	Stalled   bool          `json:"stalled"`
+	Rolls     *int64        `json:"rolls"`
+	Decisions *int64        `json:"decisions"`
+	Players   *[]playerJSON `json:"players"`
+}
+
+type playerJSON struct {
+	Seat   *int               `json:"seat"`
+	Bot    *string            `json:"bot"`
+	Params map[string]float64 `json:"params"`
+	*SeatMetrics
+}
+
+// lineError is what is wrong with a line of a results file.
+type lineError struct {
+	col   int    // of a JSON syntax error, from 1; 0 for a line that parses
+	field string // the field at fault; "" for the line as a whole
+	msg   string
+	// garbled is a line that is no JSON game record at all, as a crash
+	// may leave.
+	garbled bool
+}
+
+// at places the problem at line n of path.
+func (l *lineError) at(path string, n int) error {
+	loc := fmt.Sprintf("%s:%d", path, n)
+	if l.col > 0 {
+		loc += fmt.Sprintf(":%d", l.col)
+	}
+	if l.field != "" {
+		return badDir("%s: %s: %s", loc, l.field, l.msg)
+	}
+	return badDir("%s: %s", loc, l.msg)
+}
+
+// checkLine decodes line into rec and checks that it is game m of the
+// shard: every key there, the game and seed that belong at that line,
+// and values the game can have (a winner among the variant's seats, its
+// players seated as the rotation seats them). It returns nil or the
+// problem.
+func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord) *lineError {
+	var r recordJSON
+	if err := json.Unmarshal(line, &r); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return &lineError{col: max(1, int(se.Offset)), msg: "not a game record: " + se.Error(), garbled: true}
+		case errors.As(err, &te) && te.Field != "":
+			return &lineError{field: te.Field, msg: fmt.Sprintf("want %s, got %s", jsonWant(te.Type), te.Value), garbled: true}
+		}
+		return &lineError{msg: "not a game record: " + err.Error(), garbled: true}
+	}
+	bad := func(field, format string, args ...any) *lineError {
+		return &lineError{field: field, msg: fmt.Sprintf(format, args...)}
+	}
+	for _, k := range []struct {
+		key string
+		set bool
+	}{{"variant", r.Variant != nil}, {"game", r.Game != nil}, {"seed", r.Seed != nil}, {"winner", r.Winner != nil}, {"rounds", r.Rounds != nil},
+		{"capped", r.Capped != nil}, {"rolls", r.Rolls != nil}, {"decisions", r.Decisions != nil}, {"players", r.Players != nil}} {
+		if !k.set {
+			return bad(k.key, "missing")
+		}
 	}
 	if m >= info.Games {
-		return fmt.Sprintf("more lines than the %d games of the shard", info.Games)
+		return &lineError{msg: fmt.Sprintf("more lines than the %d games of the shard", info.Games)}
 	}
 	v, j := e.Game(info.Shard + m*info.Shards)
-	if key.Variant != e.Variants[v].Name || *key.Game != j {
-		return fmt.Sprintf("game %d of variant %q where game %d of %q belongs", *key.Game, key.Variant, j, e.Variants[v].Name)
+	va := &e.Variants[v]
+	if *r.Variant != va.Name || *r.Game != j {
+		return &lineError{msg: fmt.Sprintf("game %d of variant %q where game %d of %q belongs", *r.Game, *r.Variant, j, va.Name)}
 	}
-	return ""
+	n := len(va.Seats)
+	switch {
+	case *r.Seed != e.Seeds.Seed(j):
+		return bad("seed", "%d where the spec seeds game %d with %d", *r.Seed, j, e.Seeds.Seed(j))
+	case *r.Winner < -1 || *r.Winner >= n:
+		return bad("winner", "%d: want -1 (none) or a seat of variant %q, 0 to %d", *r.Winner, va.Name, n-1)
+	case *r.Rounds < 0:
+		return bad("rounds", "%d: want 0 or more", *r.Rounds)
+	case *r.Rolls < 0:
+		return bad("rolls", "%d: want 0 or more", *r.Rolls)
+	case *r.Decisions < 0:
+		return bad("decisions", "%d: want 0 or more", *r.Decisions)
+	case r.Stalled && !*r.Capped:
+		return bad("stalled", "a stalled game is adjourned as a timed game, but capped is false")
+	case len(*r.Players) != n:
+		return bad("players", "%d players where variant %q seats %d", len(*r.Players), va.Name, n)
+	}
+	*rec = GameRecord{Variant: *r.Variant, Game: *r.Game, Seed: *r.Seed, Winner: *r.Winner, Rounds: *r.Rounds, Capped: *r.Capped,
+		Stalled: r.Stalled, Rolls: *r.Rolls, Decisions: *r.Decisions, Players: make([]PlayerRecord, n)}
+	for p, pl := range *r.Players {
+		f := fmt.Sprintf("players[%d]", p)
+		switch seat := va.seatAt(j, p); {
+		case pl.Seat == nil:
+			return bad(f+".seat", "missing")
+		case pl.Bot == nil:
+			return bad(f+".bot", "missing")
+		case *pl.Seat != seat:
+			return bad(f+".seat", "%d where game %d of variant %q seats %d", *pl.Seat, j, va.Name, seat)
+		case *pl.Bot != va.Seats[seat].Bot:
+			return bad(f+".bot", "%q where seat %d of variant %q is %q", *pl.Bot, seat, va.Name, va.Seats[seat].Bot)
+		case e.Detail >= DetailStats && pl.SeatMetrics == nil:
+			return bad(f, "no metrics at detail %s", e.Detail)
+		}
+		rec.Players[p] = PlayerRecord{Seat: *pl.Seat, Bot: *pl.Bot, Params: pl.Params, SeatMetrics: pl.SeatMetrics}
+	}
+	return nil
 }
 
 // scanResults checks the results already in path against the run and
@@ -345,12 +553,12 @@ func scanResults(path string, e *Experiment, info RunInfo, acc *summaryAcc, warn
 			return 0, fmt.Errorf("arena: %w", err)
 		}
 		var rec GameRecord
-		if msg := checkLine(line, e, info, m, &rec); msg != "" {
-			if _, err := r.Peek(1); err == io.EOF && msg == "not a game record" {
+		if le := checkLine(line, e, info, m, &rec); le != nil {
+			if _, err := r.Peek(1); err == io.EOF && le.garbled {
 				warn(fmt.Sprintf("%s: dropped a damaged last line (game %d of the shard will be played again)", path, m))
 				return m, truncate(f, good)
 			}
-			return 0, badDir("%s:%d: %s", path, m+1, msg)
+			return 0, le.at(path, m+1)
 		}
 		if err := acc.add(line, &rec); err != nil {
 			return 0, badDir("%s:%d: %v", path, m+1, err)

@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/gopoly/gopoly/chart"
 	"github.com/gopoly/gopoly/stats"
 )
@@ -163,11 +161,11 @@ func (r *running) ci95() [2]float64 {
 
 // seatAcc sums one seat's games.
 type seatAcc struct {
-	wins                     int
-	cash, worth              running
-	sum                      [nSums]float64
-	firstBuild               float64
-	built, received, accepts int
+	wins        int
+	cash, worth running
+	sum         [nSums]float64
+	firstBuild  float64
+	built       int
 }
 
 // Indices into seatAcc.sum, in SeatMetrics order.
@@ -350,8 +348,8 @@ func SummarizeResults(dir string, e *Experiment, info RunInfo) (ExperimentSummar
 	path := filepath.Join(dir, ResultsFile)
 	err := eachLine(path, func(m int, line []byte) error {
 		var rec GameRecord
-		if msg := checkLine(line, e, info, m, &rec); msg != "" {
-			return badDir("%s:%d: %s", path, m+1, msg)
+		if le := checkLine(line, e, info, m, &rec); le != nil {
+			return le.at(path, m+1)
 		}
 		if err := acc.add(line, &rec); err != nil {
 			return badDir("%s:%d: %v", path, m+1, err)
@@ -371,8 +369,16 @@ func SummarizeResults(dir string, e *Experiment, info RunInfo) (ExperimentSummar
 // stale then says why summary.json could not be used; it is "" when it
 // was. A run rewrites summary.json at every stop, so a stale one is a
 // run still going, one killed, or results changed by hand.
+//
+// A directory without results.jsonl is refused: a run makes the file
+// before any summary, so it has lost its games, which summary.json does
+// not make up for.
 func LoadSummary(dir string, e *Experiment, info RunInfo) (s ExperimentSummary, stale string, err error) {
-	stale = checkSummary(dir, len(e.Variants))
+	path := filepath.Join(dir, ResultsFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return s, "", badDir("%s: missing: the directory has lost its games (run the spec again into %s to play them)", path, dir)
+	}
+	stale = checkSummary(dir, e)
 	if stale == "" {
 		data, _ := os.ReadFile(filepath.Join(dir, SummaryFile))
 		if err := json.Unmarshal(data, &s); err == nil {
@@ -384,26 +390,39 @@ func LoadSummary(dir string, e *Experiment, info RunInfo) (s ExperimentSummary, 
 }
 
 // checkSummary says why a directory's summary.json is not the summary of
-// its results, or "" when it is.
-func checkSummary(dir string, variants int) string {
+// its results, or "" when it is: it must name e's variants and seats, and
+// count the games of the results it names, each won or tied.
+func checkSummary(dir string, e *Experiment) string {
 	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
 	if err != nil {
 		return "no " + SummaryFile
 	}
 	var s ExperimentSummary
-	if err := json.Unmarshal(data, &s); err != nil || len(s.Variants) != variants {
-		return SummaryFile + " is damaged"
+	damaged := SummaryFile + " is damaged"
+	if err := json.Unmarshal(data, &s); err != nil || len(s.Variants) != len(e.Variants) {
+		return damaged
 	}
 	if s.Results == nil {
 		return SummaryFile + " does not record which results it sums up (an older gopoly wrote it)"
 	}
+	games := 0
+	for i, v := range s.Variants {
+		ended := v.Ties
+		for _, ss := range v.Seats {
+			ended += ss.Wins
+		}
+		if v.Name != e.Variants[i].Name || len(v.Seats) != len(e.Variants[i].Seats) || v.Games < 0 || ended != v.Games {
+			return damaged
+		}
+		games += v.Games
+	}
+	if games != s.Results.Lines {
+		return damaged
+	}
 	path := filepath.Join(dir, ResultsFile)
 	changed := fmt.Sprintf("%s has changed since %s was written (a run still going or killed, or an edit)", ResultsFile, SummaryFile)
 	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist) && s.Results.Bytes == 0:
-		return ""
-	case err != nil || fi.Size() != s.Results.Bytes:
+	if err != nil || fi.Size() != s.Results.Bytes {
 		return changed
 	}
 	f, err := os.Open(path)
@@ -501,8 +520,8 @@ func WriteSummaries(dir string, e *Experiment, s ExperimentSummary, plots bool) 
 		return nil
 	}
 	title := fmt.Sprintf("%s: win rate per variant and seat, 95%% CI", e.Name)
-	return savePlots(filepath.Join(dir, "winrates"), chart.BarChart{Title: title, YLabel: "win rate", Bars: all, YMin: chart.Ptr(0),
-		Width: max(chart.DefaultWidth, chart.DefaultWidth*vg.Length(len(all))/12)})
+	// The chart widens itself to fit the labels of many bars.
+	return savePlots(filepath.Join(dir, "winrates"), chart.BarChart{Title: title, YLabel: "win rate", Bars: all, YMin: chart.Ptr(0)})
 }
 
 // savePlots draws c as base.png and base.svg (through temporary files,

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -92,7 +93,12 @@ func (r LandingResult) InJailProbability() float64 {
 // jail. The rolls are split into LandingChunks chunks, each played by its
 // own games seeded from Seed and the chunk, so the result depends on
 // Seed and Rolls only.
-func Landing(c LandingConfig) (LandingResult, error) {
+//
+// A cancelled context stops the measurement once the chunks under way are
+// done; Landing then returns the counts of the chunks finished before the
+// first one not finished (their rolls in Rolls, a result that depends on
+// Seed, Rolls and how many chunks they are) with the context's error.
+func Landing(ctx context.Context, c LandingConfig) (LandingResult, error) {
 	if c.Rules == nil {
 		return LandingResult{}, fmt.Errorf("arena: landing needs rules")
 	}
@@ -109,6 +115,7 @@ func Landing(c LandingConfig) (LandingResult, error) {
 	workers = min(workers, LandingChunks)
 	nsq := len(c.Rules.Squares)
 	type tally struct {
+		rolls  int64 // 0: the chunk was not played
 		counts []int64
 		inJail int64
 	}
@@ -119,7 +126,7 @@ func Landing(c LandingConfig) (LandingResult, error) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for {
+			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= LandingChunks {
 					return
@@ -128,7 +135,10 @@ func Landing(c LandingConfig) (LandingResult, error) {
 				if int64(i) < c.Rolls%LandingChunks {
 					quota++
 				}
-				t := tally{counts: make([]int64, nsq)}
+				if quota == 0 {
+					continue // fewer rolls than chunks
+				}
+				t := tally{rolls: quota, counts: make([]int64, nsq)}
 				var err error
 				t.inJail, err = monopoly.LandingCounts(c.Rules, c.Jail == JailLeave, GameSeed(c.Seed, i), quota, t.counts)
 				if err != nil {
@@ -150,8 +160,14 @@ func Landing(c LandingConfig) (LandingResult, error) {
 	if firstErr != nil {
 		return LandingResult{}, firstErr
 	}
-	res := LandingResult{Rolls: c.Rolls, Jail: c.Jail, Counts: make([]int64, nsq)}
-	for _, t := range tallies {
+	res := LandingResult{Jail: c.Jail, Counts: make([]int64, nsq)}
+	for i, t := range tallies {
+		if t.rolls == 0 && int64(i) < c.Rolls {
+			// Not played: stopped, and the chunks after it are not
+			// counted either, so that the result is a prefix.
+			return res, ctx.Err()
+		}
+		res.Rolls += t.rolls
 		for sq, n := range t.counts {
 			res.Counts[sq] += n
 		}

@@ -1,8 +1,11 @@
 package arena
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -10,7 +13,7 @@ import (
 
 func landing(t *testing.T, rolls int64, jail JailPolicy, workers int) LandingResult {
 	t.Helper()
-	res, err := Landing(LandingConfig{Rules: monopoly.DefaultRules(), Rolls: rolls, Jail: jail, Seed: 3, Workers: workers})
+	res, err := Landing(context.Background(), LandingConfig{Rules: monopoly.DefaultRules(), Rolls: rolls, Jail: jail, Seed: 3, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,5 +102,39 @@ func TestParseJailPolicy(t *testing.T) {
 	}
 	if _, err := ParseJailPolicy("pay"); err == nil {
 		t.Error("pay: no error")
+	}
+}
+
+// A cancelled measurement stops after the chunks under way and counts
+// the chunks before the first one not finished: the same rolls, for as
+// many chunks, as their games give.
+func TestLandingCancelled(t *testing.T) {
+	const quota = 2000
+	r := monopoly.DefaultRules()
+	for _, workers := range []int{1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var chunks atomic.Int32
+		res, err := Landing(ctx, LandingConfig{Rules: r, Rolls: LandingChunks * quota, Seed: 3, Workers: workers, Progress: func(int64) {
+			if chunks.Add(1) == 3 {
+				cancel()
+			}
+		}})
+		cancel()
+		k := res.Rolls / quota
+		if !errors.Is(err, context.Canceled) || res.Rolls%quota != 0 || k < 3 || k >= LandingChunks {
+			t.Fatalf("%d workers: %d rolls, %v; want whole chunks, at least 3 and not all, and the context's error", workers, res.Rolls, err)
+		}
+		want := make([]int64, len(r.Squares))
+		var inJail int64
+		for i := range int(k) {
+			n, err := monopoly.LandingCounts(r, true, GameSeed(3, i), quota, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inJail += n
+		}
+		if !slices.Equal(res.Counts, want) || res.InJail != inJail {
+			t.Errorf("%d workers: the %d chunks kept count %v + %d in jail; played alone, %v + %d", workers, k, res.Counts, res.InJail, want, inJail)
+		}
 	}
 }

@@ -165,7 +165,9 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int, t *Table) 
 			var t Table
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
-				if i >= n {
+				// Past the last job the counter goes on by one per worker,
+				// and wraps to negative jobs when n is math.MaxInt.
+				if i >= n || i < 0 {
 					return
 				}
 				r, err := play(i, &t)

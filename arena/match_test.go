@@ -2,8 +2,11 @@ package arena
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -122,5 +125,26 @@ func TestRunOrderAndErrors(t *testing.T) {
 				t.Fatalf("emitted %v: not a prefix", emitted)
 			}
 		}
+	}
+}
+
+// A run of math.MaxInt jobs that fails stops there: the job counter
+// does not wrap from the last job into negative ones, which would be
+// played, and the error is the failed job's.
+func TestRunEnormousFails(t *testing.T) {
+	var negative atomic.Bool
+	err := Run(context.Background(), math.MaxInt, 2, func(i int, _ *Table) (int, error) {
+		switch {
+		case i < 0:
+			negative.Store(true)
+			return 0, fmt.Errorf("job %d", i)
+		case i == 0:
+			time.Sleep(5 * time.Millisecond) // the other worker goes on meanwhile
+			return 0, errors.New("job 0 fails")
+		}
+		return i, nil
+	}, func(int, int) error { return nil })
+	if err == nil || err.Error() != "job 0 fails" || negative.Load() {
+		t.Fatalf("error %v, negative jobs played: %v; want job 0's error and none", err, negative.Load())
 	}
 }

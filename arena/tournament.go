@@ -163,10 +163,7 @@ func (t *Tournament) circle(c int, dst []int) []int {
 	m := len(t.entries)
 	if t.orders == nil {
 		rng := rand.New(rand.NewPCG(monopoly.DeriveSeed(t.Seed, c), seatingSalt))
-		for _, e := range rng.Perm(m) {
-			dst = append(dst, e)
-		}
-		return dst
+		return append(dst, rng.Perm(m)...)
 	}
 	// Circle k, read from entrant 0 clockwise, is the k-th permutation
 	// of entrants 1..m-1 in lexicographic order (Lehmer code).

@@ -112,21 +112,28 @@ func TestTournamentSeatBalance(t *testing.T) {
 func TestTournamentSeatingSeed(t *testing.T) {
 	bots := []string{"baseline", "random", "baseline", "random", "baseline"}
 	for _, players := range []int{4, 5} {
-		plan := func(seed uint64, from, to int) string {
-			tn := newTournament(t, TournamentConfig{Bots: bots, Players: players, Games: 1, Seed: seed})
+		seat := func(tn *Tournament, from, to int) string {
 			var b strings.Builder
 			for i := from; i < to; i++ {
 				fmt.Fprint(&b, tn.Seating(i, nil))
 			}
 			return b.String()
 		}
-		if plan(1, 0, 200) != plan(1, 0, 200) {
+		plan := func(seed uint64, from, to int) string {
+			return seat(newTournament(t, TournamentConfig{Bots: bots, Players: players, Games: 1, Seed: seed}), from, to)
+		}
+		tn := newTournament(t, TournamentConfig{Bots: bots, Players: players, Games: 1, Seed: 1})
+		first := seat(tn, 0, 200)
+		if seat(tn, 0, 200) != first {
+			t.Error("asked again, the tournament seated differently")
+		}
+		if plan(1, 0, 200) != first {
 			t.Error("the same seed seated differently")
 		}
-		if plan(1, 0, 200) == plan(2, 0, 200) {
+		if first == plan(2, 0, 200) {
 			t.Error("seeds 1 and 2 seat the same")
 		}
-		if !strings.HasSuffix(plan(1, 0, 200), plan(1, 150, 200)) {
+		if !strings.HasSuffix(first, plan(1, 150, 200)) {
 			t.Error("a game's seating depends on the games before it")
 		}
 	}

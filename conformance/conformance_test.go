@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gopoly/gopoly/internal/strictyaml"
 )
 
 // runDir runs every scenario of a directory as a subtest.
@@ -76,6 +78,7 @@ expect:
 }
 
 func TestMalformedScenarios(t *testing.T) {
+	const two = "name: x\nplayers: [{name: A}, {name: B}]\n"
 	cases := []struct {
 		name, doc, want string
 	}{
@@ -89,6 +92,24 @@ func TestMalformedScenarios(t *testing.T) {
 		{"bad expect", "name: x\nplayers: [{name: A}, {name: B}]\nexpect: {turn: C}\n", "unknown player \"C\""},
 		{"two actions", "name: x\nplayers:\n  - name: A\n    policy:\n      actions:\n        - {turn: 1, when: before_roll, do: [{build: Baltic Avenue, mortgage: Baltic Avenue}]}\n  - {name: B}\n", "want exactly one of"},
 		{"syntax", "name: x\nplayers: []\n  oops: 1\n", "bad.yaml:3: invalid YAML"},
+		// Positions the engine cannot start from are errors at their line.
+		{"mortgaged with houses", two + "properties:\n  Mediterranean Avenue: {owner: A}\n  Baltic Avenue:\n    owner: A\n    houses: 1\n    mortgaged: true\n",
+			"bad.yaml:7: properties.Baltic Avenue.houses: a mortgaged property cannot have buildings"},
+		{"houses on a railroad", two + "properties:\n  Reading Railroad: {owner: A, houses: 2}\n", "bad.yaml:4: properties.Reading Railroad.houses: only streets take buildings"},
+		{"houses without the group", two + "properties:\n  Baltic Avenue: {owner: A, houses: 1}\n  Mediterranean Avenue: {owner: B}\n",
+			"bad.yaml:4: properties.Baltic Avenue.houses: buildings need the whole colour group"},
+		{"more houses than the bank's", "name: x\nrules: {max_houses: 2}\nplayers: [{name: A}, {name: B}]\nproperties:\n  Baltic Avenue: {owner: A, houses: 2}\n  Mediterranean Avenue: {owner: A, houses: 1}\n",
+			"bad.yaml:6: properties.Mediterranean Avenue.houses: 3 houses standing with these, more than the bank's 2"},
+		{"negative bank", two + "bank: {houses: -1}\n", "bad.yaml:3: bank.houses: cannot be negative"},
+		{"negative cash", "name: x\nplayers:\n  - {name: A, cash: -5}\n  - {name: B}\n", "bad.yaml:3: players[0].cash: cannot be negative"},
+		{"in jail off the jail square", "name: x\nplayers:\n  - {name: A, in_jail: true, position: 5}\n  - {name: B}\n", "bad.yaml:3: players[0].position: a player in jail is on the jail square (10)"},
+		{"jail card held twice", "name: x\nplayers:\n  - {name: A, jail_cards: [chance]}\n  - name: B\n    jail_cards: [community_chest, chance]\n",
+			"bad.yaml:5: players[1].jail_cards[1]: the chance Get Out of Jail Free card is held already"},
+		{"held card on top of its deck", "name: x\nplayers:\n  - {name: A, jail_cards: [chance]}\n  - {name: B}\ndecks:\n  chance: [get-out-of-jail-free]\n",
+			"bad.yaml:6: decks.chance[0]: no (further) card"},
+		{"no name", "# a comment\nplayers: [{name: A}, {name: B}]\n", "bad.yaml:2: name: is required"},
+		{"rules without a default deck", "name: x\nplayers: [{name: A}, {name: B}]\nrules:\n  decks: [{name: luck, cards: [{id: a, do: PAY 1}]}]\n", `bad.yaml:3: rules.decks: no deck "community_chest", which the default board uses`},
+		{"too large", "name: x\n#" + strings.Repeat("x", strictyaml.MaxBytes) + "\n", "bad.yaml: larger than 1048576 bytes (1 MiB)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -115,5 +136,18 @@ dice: [[1, 2]]
 	}
 	if err := s.Run(); err == nil || !strings.Contains(err.Error(), "faulty scenario") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A scenario the engine cannot set up is bad input, an ERROR naming the
+// file and line, as other mistakes in a scenario are: not a FAIL, which
+// says the engine broke a rule.
+func TestImpossibleSetupIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "impossible.yaml")
+	os.WriteFile(path, []byte("name: impossible\nplayers: [{name: A}, {name: B}]\nproperties:\n  Mediterranean Avenue: {owner: A}\n  Baltic Avenue: {owner: A, houses: 1, mortgaged: true}\n"), 0o644)
+	var out bytes.Buffer
+	failed, bad := RunPaths(&out, []string{path})
+	if want := "ERROR " + path + ":5: properties.Baltic Avenue.houses: a mortgaged property cannot have buildings\n0 passed, 1 failed\n"; failed != 1 || !bad || out.String() != want {
+		t.Fatalf("failed %d, bad input %v, output %q; want %q", failed, bad, out.String(), want)
 	}
 }

@@ -55,45 +55,13 @@ func (r *runner) seat(name string) int {
 }
 
 func (r *runner) setup() error {
-	s, rules := r.s, r.s.rules
-	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1}
-	for _, p := range s.Players {
-		ps := monopoly.PlayerSetup{Cash: rules.StartingCash, InJail: p.InJail, JailTurns: p.JailTurns}
-		if p.Cash != nil {
-			ps.Cash = *p.Cash
-		}
-		if p.Position != nil {
-			ps.Position, _ = s.square(p.Position.Value)
-		} else if p.InJail {
-			ps.Position = rules.JailSquare
-		}
-		for _, d := range p.JailCards {
-			i, _ := rules.DeckIndex(d)
-			ps.JailCards = append(ps.JailCards, i)
-		}
-		setup.Players = append(setup.Players, ps)
-	}
-	for _, p := range s.props {
-		setup.Properties = append(setup.Properties, monopoly.PropertySetup{
-			Square: p.square, Owner: r.seat(*p.spec.Owner), Houses: p.spec.Houses, Mortgaged: p.spec.Mortgaged})
-	}
-	if s.Bank != nil {
-		if s.Bank.Houses != nil {
-			setup.HouseSupply = *s.Bank.Houses
-		}
-		if s.Bank.Hotels != nil {
-			setup.HotelSupply = *s.Bank.Hotels
-		}
-	}
-	for _, d := range s.decks {
-		setup.DeckTops[d.deck] = d.cards
-	}
-	g, err := monopoly.NewFromSetup(rules, setup)
+	// Parse has checked that the engine takes the position.
+	g, err := monopoly.NewFromSetup(r.s.rules, r.s.setup())
 	if err != nil {
 		return fmt.Errorf("faulty scenario: %v", err)
 	}
-	dice := make([][2]int, len(s.Dice))
-	for i, d := range s.Dice {
+	dice := make([][2]int, len(r.s.Dice))
+	for i, d := range r.s.Dice {
 		dice[i] = [2]int{d[0], d[1]}
 	}
 	g.ScriptDice(dice)

@@ -7,7 +7,6 @@ package conformance
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 
@@ -152,7 +151,7 @@ type namedPropExpect struct {
 
 // ParseFile reads and validates a scenario file.
 func ParseFile(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := strictyaml.ReadFile(path) // refuses a huge file early
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}
@@ -194,6 +193,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, errAt("players", "needs 2 to %d players, got %d", monopoly.MaxPlayers, len(s.Players))
 	}
 	names := map[string]bool{}
+	held := map[int]int{} // deck -> its Get Out of Jail Free card, held by a player
 	for i, p := range s.Players {
 		f := fmt.Sprintf("players[%d]", i)
 		if p.Name == "" {
@@ -203,18 +203,35 @@ func Parse(file string, data []byte) (*Scenario, error) {
 			return nil, errAt(f+".name", "duplicate player %q", p.Name)
 		}
 		names[p.Name] = true
+		if p.Cash != nil && *p.Cash < 0 {
+			return nil, errAt(f+".cash", "cannot be negative")
+		}
 		if p.Position != nil {
-			if _, err := s.square(p.Position.Value); err != nil {
+			sq, err := s.square(p.Position.Value)
+			if err != nil {
 				return nil, errAt(f+".position", "%v", err)
+			}
+			if p.InJail && sq != r.JailSquare {
+				return nil, errAt(f+".position", "a player in jail is on the jail square (%d)", r.JailSquare)
 			}
 		}
 		if p.JailTurns < 0 || p.JailTurns >= r.JailTurns {
 			return nil, errAt(f+".jail_turns", "must be 0 to %d", r.JailTurns-1)
 		}
 		for j, d := range p.JailCards {
-			if _, ok := r.DeckIndex(d); !ok {
-				return nil, errAt(fmt.Sprintf("%s.jail_cards[%d]", f, j), "unknown deck %q", d)
+			jf := fmt.Sprintf("%s.jail_cards[%d]", f, j)
+			di, ok := r.DeckIndex(d)
+			if !ok {
+				return nil, errAt(jf, "unknown deck %q", d)
 			}
+			card := slices.IndexFunc(r.Decks[di].Cards, func(c monopoly.Card) bool { return c.Keep })
+			if card < 0 {
+				return nil, errAt(jf, "deck %s has no Get Out of Jail Free card", d)
+			}
+			if _, ok := held[di]; ok {
+				return nil, errAt(jf, "the %s Get Out of Jail Free card is held already", d)
+			}
+			held[di] = card
 		}
 		if err := s.checkPolicy(f+".policy", &s.Players[i].Policy, names, errAt); err != nil {
 			return nil, err
@@ -230,6 +247,7 @@ func Parse(file string, data []byte) (*Scenario, error) {
 			}
 		}
 	}
+	owner := map[int]string{} // square -> its owner's name
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		ps, f := s.Properties[name], "properties."+name
 		sq, err := s.property(name)
@@ -242,12 +260,21 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		if ps.Owner == nil && (ps.Houses != 0 || ps.Mortgaged) {
 			return nil, errAt(f+".owner", "an unowned property has no buildings and no mortgage")
 		}
-		if ps.Houses < 0 || ps.Houses > 5 {
+		switch {
+		case ps.Houses < 0 || ps.Houses > 5:
 			return nil, errAt(f+".houses", "must be 0 to 5")
+		case ps.Houses > 0 && r.Squares[sq].Kind != monopoly.KindStreet:
+			return nil, errAt(f+".houses", "only streets take buildings")
+		case ps.Houses > 0 && ps.Mortgaged:
+			return nil, errAt(f+".houses", "a mortgaged property cannot have buildings")
 		}
 		if ps.Owner != nil {
 			s.props = append(s.props, namedProp{square: sq, spec: ps})
+			owner[sq] = *ps.Owner
 		}
+	}
+	if err := s.checkBuildings(owner, errAt); err != nil {
+		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Decks)) {
 		f := "decks." + name
@@ -256,6 +283,9 @@ func Parse(file string, data []byte) (*Scenario, error) {
 			return nil, errAt(f, "unknown deck %q", name)
 		}
 		used := map[int]bool{}
+		if c, ok := held[d]; ok {
+			used[c] = true // a card held is not in its deck
+		}
 		nd := namedDeck{deck: d}
 		for j, id := range s.Decks[name] {
 			c, ok := r.CardIndex(d, id, func(c int) bool { return used[c] })
@@ -293,7 +323,94 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		}
 		s.Expect.props = append(s.Expect.props, namedPropExpect{name: name, square: sq, spec: pe})
 	}
+	// The checks above place what the format can get wrong; the engine
+	// has the last word on the position, which Run starts from.
+	if _, err := monopoly.NewFromSetup(r, s.setup()); err != nil {
+		return nil, &strictyaml.Error{File: file, Msg: fmt.Sprintf("the engine cannot start from this position: %v", err)}
+	}
 	return s, nil
+}
+
+// checkBuildings checks the buildings of the properties owned (owner:
+// square to its owner's name): each on a whole colour group of its
+// owner, and no more standing than the bank's supply when the scenario
+// leaves the bank to count them.
+func (s *Scenario) checkBuildings(owner map[int]string, errAt func(string, string, ...any) error) error {
+	r := s.rules
+	b := s.Bank
+	if b == nil {
+		b = &bankSpec{}
+	}
+	switch {
+	case b.Houses != nil && *b.Houses < 0:
+		return errAt("bank.houses", "cannot be negative")
+	case b.Hotels != nil && *b.Hotels < 0:
+		return errAt("bank.hotels", "cannot be negative")
+	}
+	houses, hotels := 0, 0
+	for _, p := range s.props {
+		if p.spec.Houses == 0 {
+			continue
+		}
+		f := "properties." + r.Squares[p.square].Name + ".houses"
+		for _, sq := range r.Groups[r.Squares[p.square].Group].Squares {
+			if owner[sq] != owner[p.square] {
+				return errAt(f, "buildings need the whole colour group, and %s is not %s's", r.Squares[sq].Name, owner[p.square])
+			}
+		}
+		if p.spec.Houses == 5 {
+			hotels++
+		} else {
+			houses += p.spec.Houses
+		}
+		// With a bank given, its supply is what it holds besides these.
+		switch {
+		case b.Houses == nil && houses > r.MaxHouses:
+			return errAt(f, "%d houses standing with these, more than the bank's %d", houses, r.MaxHouses)
+		case b.Hotels == nil && hotels > r.MaxHotels:
+			return errAt(f, "%d hotels standing with this one, more than the bank's %d", hotels, r.MaxHotels)
+		}
+	}
+	return nil
+}
+
+// setup returns the position the scenario starts from.
+func (s *Scenario) setup() monopoly.Setup {
+	rules := s.rules
+	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1}
+	for _, p := range s.Players {
+		ps := monopoly.PlayerSetup{Cash: rules.StartingCash, InJail: p.InJail, JailTurns: p.JailTurns}
+		if p.Cash != nil {
+			ps.Cash = *p.Cash
+		}
+		if p.Position != nil {
+			ps.Position, _ = s.square(p.Position.Value)
+		} else if p.InJail {
+			ps.Position = rules.JailSquare
+		}
+		for _, d := range p.JailCards {
+			i, _ := rules.DeckIndex(d)
+			ps.JailCards = append(ps.JailCards, i)
+		}
+		setup.Players = append(setup.Players, ps)
+	}
+	for _, p := range s.props {
+		setup.Properties = append(setup.Properties, monopoly.PropertySetup{
+			Square: p.square, Owner: slices.IndexFunc(s.Players, func(q playerSpec) bool { return q.Name == *p.spec.Owner }),
+			Houses: p.spec.Houses, Mortgaged: p.spec.Mortgaged})
+	}
+	if s.Bank != nil {
+		if s.Bank.Houses != nil {
+			setup.HouseSupply = *s.Bank.Houses
+		}
+		if s.Bank.Hotels != nil {
+			setup.HotelSupply = *s.Bank.Hotels
+		}
+	}
+	for _, d := range s.decks {
+		setup.DeckTops[d.deck] = d.cards
+	}
+	return setup
 }
 
 func (s *Scenario) checkPolicy(f string, p *policySpec, names map[string]bool, errAt func(string, string, ...any) error) error {

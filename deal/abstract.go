@@ -39,6 +39,33 @@ func (a Abstract) String() string {
 	return fmt.Sprintf("Abstract(%d)", uint8(a))
 }
 
+// abstractLabels name the actions for a person, in figures and in the
+// terminal game; String keeps the paper's names, which checkpoints and
+// metrics files use.
+var abstractLabels = [NumAbstract]string{
+	"start a new set", "add to a set", "complete a set", "bank a card",
+	"charge rent", "Just Say No", "pay from the bank", "pay with a property",
+	"pass", "yield (nothing to pay with)", "rent card, no effect",
+}
+
+// Label returns a short description of the action for a person.
+func (a Abstract) Label() string {
+	if int(a) < NumAbstract {
+		return abstractLabels[a]
+	}
+	return a.String()
+}
+
+// IsReply reports whether a answers a rent demand rather than being a
+// play of one's own streak.
+func (a Abstract) IsReply() bool {
+	switch a {
+	case JustSayNo, GiveOpponentCash, GiveOpponentProperty, Yield:
+		return true
+	}
+	return false
+}
+
 // ParseAbstract reads an abstract action by its name.
 func ParseAbstract(s string) (Abstract, error) {
 	for i, n := range abstractNames {

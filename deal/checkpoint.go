@@ -3,10 +3,13 @@ package deal
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -147,7 +150,7 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ck); err != nil {
-		return nil, fmt.Errorf("deal: checkpoint: %w", err)
+		return nil, jsonError(data, err)
 	}
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("deal: checkpoint field %s: %s", field, fmt.Sprintf(format, args...))
@@ -296,6 +299,54 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		tab.reach[s] = x
 	}
 	return &Checkpoint{Config: cfg, Params: p, GamesDone: tr.GamesDone, Tables: tab}, nil
+}
+
+// jsonError places an error decoding the checkpoint data: a syntax
+// error, or the text ending early, at its line and column; a value of
+// the wrong type at its line and field.
+func jsonError(data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := textPos(data, se.Offset)
+		return fmt.Errorf("deal: checkpoint: line %d, column %d: %v", line, col, se)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// A json.Decoder reports the end of its input without an offset.
+		line, col := textPos(data, int64(len(data)))
+		return fmt.Errorf("deal: checkpoint: line %d, column %d: unexpected end of JSON input", line, col)
+	case errors.As(err, &te) && te.Field != "":
+		line, _ := textPos(data, te.Offset)
+		return fmt.Errorf("deal: checkpoint field %s: want %s, got %s (line %d)", te.Field, jsonWant(te.Type), te.Value, line)
+	}
+	return fmt.Errorf("deal: checkpoint: %w", err)
+}
+
+// textPos returns the line and column (from 1) of the byte before offset
+// in data: where encoding/json, which counts the bytes it has read,
+// stopped.
+func textPos(data []byte, offset int64) (line, col int) {
+	i := int(min(max(offset-1, 0), int64(len(data))))
+	line = 1 + bytes.Count(data[:i], []byte("\n"))
+	return line, i - bytes.LastIndexByte(data[:i], '\n')
+}
+
+// jsonWant says what JSON value a Go value of type t reads.
+func jsonWant(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a number"
 }
 
 // pushRaw appends to a slot's ring without counting an update or

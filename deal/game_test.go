@@ -661,6 +661,28 @@ func TestInfoSetKeys(t *testing.T) {
 	}
 }
 
+// Every action has a label of its own for people, and the answers to
+// rent are exactly those a responder can take.
+func TestAbstractLabels(t *testing.T) {
+	seen := map[string]bool{}
+	for a := Abstract(0); a < NumAbstract; a++ {
+		l := a.Label()
+		if l == "" || seen[l] || l == a.String() {
+			t.Errorf("%s: label %q", a, l)
+		}
+		seen[l] = true
+	}
+	var replies []Abstract
+	for a := Abstract(0); a < NumAbstract; a++ {
+		if a.IsReply() {
+			replies = append(replies, a)
+		}
+	}
+	if want := []Abstract{JustSayNo, GiveOpponentCash, GiveOpponentProperty, Yield}; !slices.Equal(replies, want) {
+		t.Errorf("replies %v, want %v", replies, want)
+	}
+}
+
 func TestNoAllocationsPerGame(t *testing.T) {
 	r := MustRules(Paper())
 	seats := [2]Seat{{Agent: Random{}}, {Agent: DefaultRiskAware()}}

@@ -147,20 +147,32 @@ func PlotMetrics(dir, ext string, ms []Metrics) ([]string, error) {
 			},
 		}},
 		{"updates", chart.LineChart{
-			Title: "Information-set update counts", XLabel: "training games", YLabel: "policy updates (log scale, zeros not shown)", LogY: true,
+			// The Y label stays short: gonum shrinks the plot to fit a
+			// label longer than the axis.
+			Title:  "Policy updates per information set: quantiles over the sets (zeros not shown)",
+			XLabel: "training games", YLabel: "policy updates (log scale)", LogY: true,
 			Series: func() []chart.Series {
+				// Top to bottom in the legend as in the plot; the minimum
+				// is mostly 0, which the log scale leaves out (and the
+				// legend with it).
 				var s []chart.Series
-				for i, q := range []string{"0%", "25%", "50%", "75%", "100%"} {
-					s = append(s, chart.Series{Name: q, X: x, Y: col(func(m Metrics) float64 { return m.UpdateQuantiles[i] })})
+				for k, q := range []string{"max", "75th percentile", "median", "25th percentile", "min"} {
+					i := 4 - k
+					s = append(s, chart.Series{Name: q, X: x, Y: col(func(m Metrics) float64 { return m.UpdateQuantiles[i] }), Colour: chart.Colour(k)})
 				}
 				return s
 			}(),
 		}},
 		{"policy", chart.LineChart{
-			Title: "Median probability of each abstract action", XLabel: "training games", YLabel: "median probability", YMin: chart.Ptr(0.0), YMax: chart.Ptr(1.0),
+			Title: "Median probability of each action (dashed: answers to rent)", XLabel: "training games", YLabel: "median probability",
+			YMin: chart.Ptr(0.0), YMax: chart.Ptr(1.0),
 			Series: func() []chart.Series {
+				// Plays first, answers to rent after, each action in a
+				// colour of its own whatever else is drawn.
+				order := []Abstract{StartNewPropertySet, AddToPropertySet, CompletePropertySet, Cash, AttemptCollectRent, Other, Pass,
+					JustSayNo, GiveOpponentCash, GiveOpponentProperty, Yield}
 				var s []chart.Series
-				for a := Abstract(0); a < NumAbstract; a++ {
+				for _, a := range order {
 					name := a.String()
 					y := col(func(m Metrics) float64 {
 						if p, ok := m.MedianProbability[name]; ok {
@@ -169,7 +181,7 @@ func PlotMetrics(dir, ext string, ms []Metrics) ([]string, error) {
 						return math.NaN()
 					})
 					if anyFinite(y) {
-						s = append(s, chart.Series{Name: name, X: x, Y: y})
+						s = append(s, chart.Series{Name: a.Label(), X: x, Y: y, Dashed: a.IsReply(), Colour: chart.Colour(int(a))})
 					}
 				}
 				return s

@@ -3,6 +3,7 @@ package deal
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,6 +224,31 @@ func TestMalformedCheckpointNamesFileAndField(t *testing.T) {
 	}
 	if _, err := LoadCheckpoint(filepath.Join(dir, "missing.json")); err == nil {
 		t.Fatal("missing file accepted")
+	}
+}
+
+// JSON that does not parse, or a value of the wrong type, is placed by
+// line (and column) in the checkpoint's text.
+func TestCheckpointSyntaxErrorsHaveLines(t *testing.T) {
+	good := string(checkpointBytes(t, train(t, Small(), quickParams(), BatchOrdered, 2, 4)))
+	key := `"sims_per_action": 3`
+	at := strings.Index(good, key)
+	if at < 0 {
+		t.Fatalf("no %s", key)
+	}
+	// The line of key, and the column of the byte after it.
+	line, col := 1+strings.Count(good[:at], "\n"), at+len(key)-strings.LastIndexByte(good[:at], '\n')
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"two values", strings.Replace(good, key, key+" 4", 1), fmt.Sprintf("deal: checkpoint: line %d, column %d: invalid character '4' after object key:value pair", line, col+1)},
+		{"cut short", good[:at+len(key)], fmt.Sprintf("deal: checkpoint: line %d, column %d: unexpected end of JSON input", line, col-1)},
+		{"a string for a number", strings.Replace(good, key, `"sims_per_action": "3"`, 1), fmt.Sprintf("deal: checkpoint field training.sims_per_action: want a number, got string (line %d)", line)},
+	} {
+		_, err := ParseCheckpoint([]byte(c.data))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v; want %s", c.name, err, c.want)
+		}
 	}
 }
 

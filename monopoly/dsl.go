@@ -123,6 +123,24 @@ func (p *dslParser) errAt(t dslToken, format string, args ...any) error {
 	return fmt.Errorf("column %d: %s", t.pos+1, fmt.Sprintf(format, args...))
 }
 
+// refError is a program's reference to a deck or a square that the rules
+// lack, for compile to blame on the list that lost it when need be.
+type refError struct {
+	list string // the rules key the item would be in: "decks" or "board"
+	ref  string // the item as the program names it: deck "chance", square 39
+	err  error  // the error at the program
+}
+
+func (e *refError) Error() string { return e.err.Error() }
+
+// kind is what list holds: a deck or a square.
+func (e *refError) kind() string {
+	if e.list == "decks" {
+		return "deck"
+	}
+	return "square"
+}
+
 func (p *dslParser) int(what string) (int, error) {
 	t, err := p.next(what)
 	if err != nil {
@@ -296,7 +314,7 @@ func (p *dslParser) command() (Op, error) {
 		}
 		i, ok := p.decks[d.text]
 		if !ok {
-			return op, p.errAt(d, "unknown deck %q", d.text)
+			return op, &refError{list: "decks", ref: fmt.Sprintf("deck %q", d.text), err: p.errAt(d, "unknown deck %q", d.text)}
 		}
 		if p.inCard {
 			return op, p.errAt(t, "a card cannot DRAW")
@@ -319,14 +337,14 @@ func (p *dslParser) square() (int, error) {
 		if i, ok := p.rules.squareIndex[t.text]; ok {
 			return i, nil
 		}
-		return 0, p.errAt(t, "unknown square %q", t.text)
+		return 0, &refError{list: "board", ref: fmt.Sprintf("square %q", t.text), err: p.errAt(t, "unknown square %q", t.text)}
 	}
 	n, err := strconv.Atoi(t.text)
 	if err != nil {
 		return 0, p.errAt(t, "expected a square index or a quoted name, got %q", t.text)
 	}
 	if n < 0 || n >= len(p.rules.config.Board) {
-		return 0, p.errAt(t, "square %d is off the board", n)
+		return 0, &refError{list: "board", ref: fmt.Sprintf("square %d", n), err: p.errAt(t, "square %d is off the board", n)}
 	}
 	return n, nil
 }

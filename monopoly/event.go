@@ -192,7 +192,7 @@ func (r *Rules) Describe(e Event, names []string) string {
 	case EvRent:
 		return fmt.Sprintf("%s pays $%d rent to %s for %s", P, e.Amount, O, S)
 	case EvPay:
-		return fmt.Sprintf("%s pays $%d to %s (%s)", P, e.Amount, O, e.Reason)
+		return fmt.Sprintf("%s pays $%d to %s (%s)", P, e.Amount, O, reason(e.Reason))
 	case EvCard:
 		if int(e.Deck) < len(r.Decks) && int(e.Card) < len(r.Decks[e.Deck].Cards) {
 			c := r.Decks[e.Deck].Cards[e.Card]
@@ -200,7 +200,7 @@ func (r *Rules) Describe(e Event, names []string) string {
 			if text == "" {
 				text = c.ID
 			}
-			return fmt.Sprintf("%s draws %s: %q", P, strings.ReplaceAll(r.Decks[e.Deck].Name, "_", " "), text)
+			return fmt.Sprintf("%s draws %s: %q", P, deckTitle(r.Decks[e.Deck].Name), text)
 		}
 		return fmt.Sprintf("%s draws a card", P)
 	case EvGoToJail:
@@ -215,7 +215,7 @@ func (r *Rules) Describe(e Event, names []string) string {
 		if e.Other == 5 {
 			return fmt.Sprintf("%s builds a hotel on %s for $%d", P, S, e.Amount)
 		}
-		return fmt.Sprintf("%s builds house %d on %s for $%d", P, e.Other, S, e.Amount)
+		return fmt.Sprintf("%s builds a house on %s for $%d (%d there now)", P, S, e.Amount, e.Other)
 	case EvSellBuilding:
 		return fmt.Sprintf("%s sells a building on %s for $%d (%d left)", P, S, e.Amount, e.Other)
 	case EvMortgage:
@@ -229,7 +229,9 @@ func (r *Rules) Describe(e Event, names []string) string {
 		}
 		return fmt.Sprintf("%s %s %s: %s", P, verb, O, r.DescribeOffer(e.Trade, names))
 	case EvTradeAccepted:
-		return fmt.Sprintf("%s accepts the trade with %s: %s", O, P, r.describeSides(e.Trade))
+		// The sides are the proposer's: "Bob accepts Cat's trade: gives
+		// $235" would read as Bob giving it.
+		return fmt.Sprintf("%s accepts %s's trade: %s %s", O, P, P, r.describeSides(e.Trade))
 	case EvTradeRejected:
 		if e.Flag {
 			return fmt.Sprintf("no deal between %s and %s: their cash limits do not meet", P, O)
@@ -245,7 +247,7 @@ func (r *Rules) Describe(e Event, names []string) string {
 	case EvPropertyTransfer:
 		return fmt.Sprintf("%s passes from %s to %s", S, P, O)
 	case EvDebt:
-		return fmt.Sprintf("%s owes $%d to %s (%s) and must raise cash", P, e.Amount, O, e.Reason)
+		return fmt.Sprintf("%s owes $%d to %s (%s) and must raise cash", P, e.Amount, O, reason(e.Reason))
 	case EvSpeech:
 		if e.Speech == "" {
 			return fmt.Sprintf("%s thinks: %s", P, e.Thought)
@@ -261,6 +263,21 @@ func (r *Rules) Describe(e Event, names []string) string {
 		return fmt.Sprintf("%s wins", P)
 	}
 	return e.Kind.String()
+}
+
+// reason is a payment's reason in words: "jail fine", not "jail_fine".
+func reason(r Reason) string { return strings.ReplaceAll(r.String(), "_", " ") }
+
+// deckTitle is a deck's name as the board prints it: "community_chest"
+// is "Community Chest".
+func deckTitle(name string) string {
+	words := strings.Fields(strings.ReplaceAll(name, "_", " "))
+	for i, w := range words {
+		if c := w[0]; c >= 'a' && c <= 'z' {
+			words[i] = string(c-'a'+'A') + w[1:]
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // DescribeOffer renders a trade offer; under sealed deals its cash is
@@ -289,13 +306,20 @@ func (r *Rules) describeSides(o TradeOffer) string {
 		if cash > 0 {
 			parts = append(parts, fmt.Sprintf("$%d", cash))
 		}
-		if n := bits.OnesCount8(cards); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d Get Out of Jail Free card(s)", n))
+		switch n := bits.OnesCount8(cards); n {
+		case 0:
+		case 1:
+			parts = append(parts, "a Get Out of Jail Free card")
+		default:
+			parts = append(parts, fmt.Sprintf("%d Get Out of Jail Free cards", n))
 		}
-		if len(parts) == 0 {
+		switch len(parts) {
+		case 0:
 			return "nothing"
+		case 1:
+			return parts[0]
 		}
-		return strings.Join(parts, ", ")
+		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 	}
 	return fmt.Sprintf("gives %s for %s", side(o.GiveSquares, o.GiveCash, o.GiveCards), side(o.GetSquares, o.GetCash, o.GetCards))
 }

@@ -3,8 +3,10 @@ package monopoly
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -182,11 +184,26 @@ type rulesConfig struct {
 	CounterOffers            counterOffers        `yaml:"counter_offers" json:"counter_offers"`
 	RailroadRent             []int                `yaml:"railroad_rent" json:"railroad_rent"`
 	UtilityMultiplier        []int                `yaml:"utility_multiplier" json:"utility_multiplier"`
-	Groups                   []groupConfig        `yaml:"groups" json:"groups"`
-	Board                    []squareConfig       `yaml:"board" json:"board"`
-	Decks                    []deckConfig         `yaml:"decks" json:"decks"`
+	Groups                   groupList            `yaml:"groups" json:"groups"`
+	Board                    squareList           `yaml:"board" json:"board"`
+	Decks                    deckList             `yaml:"decks" json:"decks"`
 	pos                      strictyaml.Positions // key path -> where it was set
 }
+
+// The lists of a rules file are bounded as the fixed-size state is, so
+// that strictyaml refuses a longer one before decoding its items: a
+// board of 60,000 squares costs nothing to refuse.
+type (
+	groupList  []groupConfig
+	squareList []squareConfig
+	deckList   []deckConfig
+	cardList   []cardConfig
+)
+
+func (groupList) MaxLen() int  { return MaxGroups }
+func (squareList) MaxLen() int { return MaxSquares }
+func (deckList) MaxLen() int   { return MaxDecks }
+func (cardList) MaxLen() int   { return MaxDeckCards }
 
 type groupConfig struct {
 	Name      string `yaml:"name" json:"name"`
@@ -204,8 +221,8 @@ type squareConfig struct {
 }
 
 type deckConfig struct {
-	Name  string       `yaml:"name" json:"name"`
-	Cards []cardConfig `yaml:"cards" json:"cards"`
+	Name  string   `yaml:"name" json:"name"`
+	Cards cardList `yaml:"cards" json:"cards"`
 }
 
 type cardConfig struct {
@@ -232,7 +249,8 @@ type ConfigError = strictyaml.Error
 // ParseRules builds rules from the defaults overlaid with the YAML (or
 // JSON) document data; name is used in error messages. Keys given in data
 // replace the default; lists are replaced whole. Unknown keys, bad values
-// and DSL errors are reported as *ConfigError.
+// and DSL errors are reported as *ConfigError, and so is a document over
+// MaxRulesBytes, before it is parsed.
 func ParseRules(name string, data []byte) (*Rules, error) {
 	return defaultConfig().overlay(name, data)
 }
@@ -272,6 +290,10 @@ func (cfg rulesConfig) overlay(name string, data []byte) (*Rules, error) {
 }
 
 const embeddedName = "rules.yaml (embedded)"
+
+// MaxRulesBytes is the largest rules document ParseRules and
+// WithOverrides read; a caller reading a file can stop there.
+const MaxRulesBytes = strictyaml.MaxBytes
 
 // SetBy returns the file that set the rules key at path ("max_rounds",
 // "board[3].price"), or "" when it keeps the embedded default: a caller
@@ -321,6 +343,14 @@ func (c *counterOffers) UnmarshalYAML(n *yaml.Node) error {
 func compile(cfg *rulesConfig) (*Rules, error) {
 	errAt := func(field, format string, args ...any) error {
 		return cfg.pos.Errorf(embeddedName, field, format, args...)
+	}
+	// lostByDefaults reports whether field, a reference to an item of
+	// list, is the embedded rules' while a rules file replaced list: the
+	// reference breaks because that file dropped the item, and it is that
+	// file, not the embedded one, that its author can change.
+	lostByDefaults := func(field, list string) bool {
+		def := strictyaml.Pos{File: embeddedName}
+		return cfg.pos.Of(field, def).File == embeddedName && cfg.pos.Of(list, def).File != embeddedName
 	}
 	r := &Rules{
 		StartingCash:             cfg.StartingCash,
@@ -493,6 +523,9 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		switch sq.Kind {
 		case KindStreet:
 			g, ok := groupIndex[s.Group]
+			if !ok && lostByDefaults(f+".group", "groups") {
+				return nil, errAt("groups", "no group %q, which the default board uses at %s (%s): keep that group, or give a board of your own", s.Group, f, s.Name)
+			}
 			if !ok {
 				return nil, errAt(f+".group", "unknown group %q", s.Group)
 			}
@@ -523,6 +556,10 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 			}
 		case KindAction:
 			prog, err := parseProgram(s.Do, r, deckIndex, false)
+			var ref *refError
+			if errors.As(err, &ref) && lostByDefaults(f+".do", ref.list) {
+				return nil, errAt(ref.list, "no %s, which the default board uses at %s (%s): keep that %s, or give a board of your own", ref.ref, f, s.Name, ref.kind())
+			}
 			if err != nil {
 				return nil, errAt(f+".do", "%v", err)
 			}
@@ -539,6 +576,16 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		}
 		r.Squares = append(r.Squares, sq)
 	}
+	// A name must lead to one square: lookups find the first square of a
+	// name, ignoring case. Copies of one square (the Chance squares) may
+	// share theirs, as it matters little which of them is found.
+	for i := range r.Squares {
+		for j := range i {
+			if strings.EqualFold(r.Squares[j].Name, r.Squares[i].Name) && !sameSquare(&r.Squares[i], &r.Squares[j]) {
+				return nil, errAt(fmt.Sprintf("board[%d].name", i), "%q is the name of square %d too (names match ignoring case); only copies of one square, such as the Chance squares, may share a name", r.Squares[i].Name, j)
+			}
+		}
+	}
 	if cfg.Board[0].Kind != "go" {
 		return nil, errAt("board[0].kind", "square 0 must be GO")
 	}
@@ -546,8 +593,12 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		return nil, errAt("board", "needs a jail square")
 	}
 	for i, g := range r.Groups {
+		f := fmt.Sprintf("groups[%d]", i)
+		if len(g.Squares) == 0 && lostByDefaults(f, "board") {
+			return nil, errAt("board", "no street of group %q, which the default groups define at %s: give it streets, or give groups of your own", g.Name, f)
+		}
 		if len(g.Squares) == 0 {
-			return nil, errAt(fmt.Sprintf("groups[%d]", i), "group %q has no streets", g.Name)
+			return nil, errAt(f, "group %q has no streets", g.Name)
 		}
 	}
 	for i := range r.Squares {
@@ -572,6 +623,10 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 				return nil, errAt(f+".id", "is required")
 			}
 			prog, err := parseProgram(c.Do, r, deckIndex, true)
+			var ref *refError
+			if errors.As(err, &ref) && lostByDefaults(f+".do", ref.list) {
+				return nil, errAt(ref.list, "no %s, which the default decks use at %s (%s): keep that %s, or give decks of your own", ref.ref, f, c.ID, ref.kind())
+			}
 			if err != nil {
 				return nil, errAt(f+".do", "%v", err)
 			}
@@ -594,6 +649,13 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		r.Decks = append(r.Decks, deck)
 	}
 	return r, nil
+}
+
+// sameSquare reports whether a and b are copies of one square that is
+// not a property: a property has a name of its own, which trades and
+// scenarios use.
+func sameSquare(a, b *Square) bool {
+	return !a.Ownable() && a.Kind == b.Kind && slices.Equal(a.Program, b.Program)
 }
 
 // SquareIndex returns the index of the square with the given name.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -153,7 +154,20 @@ func TestConfigErrors(t *testing.T) {
 		{name: "card without id", edit: setAt("decks[1].cards[5]", "id", ""), item: "decks[1].cards[5]", field: "decks[1].cards[5].id", msg: "required"},
 		{name: "nested line", text: "board:\n  - {name: GO, kind: go}\n  - name: Mediterranean Avenue\n    kind: street\n    group: Brown\n    price: 60\n    rent: [2, 10, 30]\n  - {name: Jail, kind: jail}\n  - {name: Tax, kind: action, do: TAX 10}\n", line: 7, field: "board[1].rent", msg: "6 values"},
 		{name: "board too small", text: "board: []\n", line: 1, field: "board", msg: "between 4"},
-		{name: "no jail", text: "board:\n  - {name: GO, kind: go}\n  - {name: A, kind: action, do: PAY 1}\n  - {name: B, kind: action, do: PAY 1}\n  - {name: C, kind: action, do: PAY 1}\ngroups: []\n", line: 2, field: "board", msg: "jail"},
+		{name: "board too large", text: "max_rounds: 1\nboard: [" + strings.Repeat("{},", monopoly.MaxSquares) + "{}]\n", line: 2, field: "board", msg: "at most 64 items, got 65"},
+		{name: "too many cards", text: "decks:\n  - name: chance\n    cards: [" + strings.Repeat("{},", monopoly.MaxDeckCards) + "{}]\n", line: 3, field: "decks[0].cards", msg: "at most 32 items"},
+		// Names lead to one square, ignoring case, as lookups do.
+		{name: "duplicate square name", edit: setAt("board[3]", "name", "Mediterranean Avenue"), item: "board[3]", field: "board[3].name", msg: "square 1"},
+		{name: "duplicate square name in another case", edit: setAt("board[39]", "name", "PARK place"), item: "board[39]", field: "board[39].name", msg: "square 37"},
+		{name: "property named as an action square", edit: setAt("board[6]", "name", "chance"), item: "board[7]", field: "board[7].name", msg: "square 6"},
+		{name: "action squares of one name, unalike", edit: setAt("board[22]", "do", "DRAW community_chest"), item: "board[22]", field: "board[22].name", msg: "square 7"},
+		// A file that replaces a list the defaults refer to is blamed, at
+		// its key of the list, not the embedded rules the user cannot edit.
+		{name: "decks without a default deck", text: "max_rounds: 3\ndecks:\n  - name: luck\n    cards:\n      - {id: a, do: PAY 1}\n", line: 2, field: "decks", msg: `no deck "community_chest", which the default board uses at board[2]`},
+		{name: "groups removed", text: "max_rounds: 3\n\ngroups: []\n", line: 3, field: "groups", msg: `no group "Brown", which the default board uses at board[1]`},
+		{name: "board without a default group", text: "board:\n  - {name: GO, kind: go}\n  - {name: Jail, kind: jail}\n  - {name: Boardwalk, kind: action, do: PAY 1}\n  - {name: B, kind: action, do: PAY 1}\n", line: 1, field: "board", msg: `no street of group "Brown", which the default groups define at groups[0]`},
+		{name: "board without a default square", text: "groups: []\nboard:\n  - {name: GO, kind: go}\n  - {name: Jail, kind: jail}\n  - {name: A, kind: action, do: PAY 1}\n  - {name: B, kind: action, do: PAY 1}\n", line: 2, field: "board", msg: `no square "Boardwalk", which the default decks use at decks[0].cards[0]`},
+		{name: "no jail", text: "board:\n  - {name: GO, kind: go}\n  - {name: A, kind: action, do: PAY 1}\n  - {name: B, kind: action, do: PAY 1}\n  - {name: C, kind: action, do: PAY 1}\ngroups: []\n", line: 1, field: "board", msg: "jail"},
 		// YAML syntax errors: the line of the problem (for an unclosed list,
 		// any line from its opening to where the parser gave up).
 		{name: "tab indentation", text: "max_rounds: 10\n\tbad: 1\n", line: 2, field: "", msg: "invalid YAML"},
@@ -487,6 +501,51 @@ func TestRulesJSONRoundTrip(t *testing.T) {
 			t.Fatalf("%s: reading the JSON back: %v", v.name, err)
 		}
 		assertSameRules(t, back, r)
+	}
+}
+
+// TestCopiesShareAName checks that copies of one square may share a name,
+// as the Chance and Community Chest squares of the default board do.
+func TestCopiesShareAName(t *testing.T) {
+	r := monopoly.DefaultRules()
+	if r.Squares[7].Name != r.Squares[22].Name || r.Squares[2].Name != r.Squares[17].Name {
+		t.Fatal("the default board has no repeated names")
+	}
+	monopolytest.Rules(t, "board:\n  - {name: GO, kind: go}\n  - {name: Jail, kind: jail}\n  - {name: Tax, kind: action, do: PAY 1}\n  - {name: tax, kind: action, do: PAY  1}\ngroups: []\ndecks: []\n")
+}
+
+// TestLargeInputs checks that huge documents and lists are refused
+// before anything in proportion to them is built: a 5.5 MB file of
+// 60,000 squares once took seconds and hundreds of megabytes.
+func TestLargeInputs(t *testing.T) {
+	var huge strings.Builder
+	huge.WriteString("board:\n")
+	for i := range 60_000 {
+		fmt.Fprintf(&huge, "  - {name: Square number %d, kind: action, do: PAY 10, text: padding to 5.5 MB}\n", i)
+	}
+	long := "board: [" + strings.Repeat("{},", (monopoly.MaxRulesBytes-12)/3) + "{}]\n"
+	for _, tc := range []struct {
+		name, doc, want string
+		maxAlloc        uint64
+	}{
+		// Not parsed at all: nothing in proportion to it is allocated.
+		{"over the byte limit", huge.String(), "big.yaml: larger than 1048576 bytes (1 MiB)", 1 << 20},
+		// Only parsed as YAML, whose tree is some 64 times the text.
+		{"a long list within the limit", long, "big.yaml:1: board: at most 64 items", 128 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.doc)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := monopoly.ParseRules("big.yaml", data)
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > tc.maxAlloc {
+				t.Errorf("refusing %d bytes allocated %d, want at most %d", len(tc.doc), n, tc.maxAlloc)
+			}
+		})
 	}
 }
 

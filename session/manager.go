@@ -292,7 +292,7 @@ func (s *Session) Export() ([]byte, error) {
 	x := exported{Format: exportFormat, Version: FormatVersion, ID: s.id, Parent: s.parent, Created: s.created,
 		Setup: s.setup, Digest: s.digest.Sum(), Log: make([]exportedEntry, len(s.log))}
 	for i, e := range s.log {
-		x.Log[i] = exportedEntry{Seat: e.Seat, Action: e.Action, Speech: e.Speech, Thought: e.Thought, By: e.By, At: e.At}
+		x.Log[i] = exportedEntry(e)
 	}
 	return json.MarshalIndent(x, "", "  ")
 }
@@ -310,6 +310,9 @@ type exported struct {
 	Log     []exportedEntry `json:"log"`
 }
 
+// exportedEntry is an Entry under the export's JSON names. The two are
+// converted into each other rather than copied field by field, so that a
+// field added to one does not compile until the other has it too.
 type exportedEntry struct {
 	Seat    int             `json:"seat"`
 	Action  json.RawMessage `json:"action"`
@@ -344,7 +347,7 @@ func (m *Manager) Import(ctx context.Context, data []byte) (*Session, error) {
 	s.parent, s.tokens = x.Parent, newTokens(s.setup)
 	log := make([]Entry, len(x.Log))
 	for i, e := range x.Log {
-		log[i] = Entry{Seat: e.Seat, Action: e.Action, Speech: e.Speech, Thought: e.Thought, By: e.By, At: e.At}
+		log[i] = Entry(e)
 	}
 	if err := s.replay(log, len(log), true); err != nil {
 		return nil, fmt.Errorf("session: import: %w", err)

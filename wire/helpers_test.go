@@ -3,7 +3,6 @@ package wire_test
 import (
 	"encoding/json"
 	"flag"
-	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -264,5 +263,3 @@ func golden(t *testing.T, name string, got any) {
 		t.Errorf("%s differs from the golden file; if the change is meant, run go test ./wire -update and review the diff\ngot:\n%s", path, data)
 	}
 }
-
-func popcount(m uint64) int { return bits.OnesCount64(m) }

@@ -174,7 +174,7 @@ board:
   - {name: Jail, kind: jail}
   - {name: "Say \"hi\"", kind: street, group: Brown, price: 60, rent: [2, 10, 30, 90, 160, 250]}
   - {name: Twin, kind: railroad, price: 200}
-  - {name: Twin, kind: railroad, price: 200}
+  - {name: Twin 2, kind: railroad, price: 200}
 groups:
   - {name: Brown, house_cost: 50}
 decks:
@@ -193,6 +193,7 @@ decks:
 		{Kind: monopoly.ActProposeTrade, Player: 0, Offer: &monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1<<1 | 1<<2}},
 		{Kind: monopoly.ActProposeTrade, Player: 0, Offer: &monopoly.TradeOffer{From: 0, To: 2, GetSquares: 1 << 3}},
 		{Kind: monopoly.ActMortgage, Player: 0, Arg: 8},
+		{Kind: monopoly.ActMortgage, Player: 0, Arg: 9},
 		{Kind: monopoly.ActMortgage, Player: 0, Arg: 5},
 		{Kind: monopoly.ActBuild, Player: 0, Arg: 7},
 	} {

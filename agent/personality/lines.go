@@ -124,7 +124,7 @@ var sharkLines = lineBook{
 		},
 		think: []string{
 			"{fine} to get out; {after} left. Every turn in here is a turn not buying.",
-			"Pay the {fine}, {after} left. {unowned} properties still unowned: I need to be on the board.",
+			"Pay the {fine}, {after} left. {unowned} still unowned: I need to be on the board.",
 		},
 	},
 	topicJailCard: {
@@ -133,7 +133,7 @@ var sharkLines = lineBook{
 			"Get Out of Jail Free. Exactly.",
 		},
 		think: []string{
-			"Card saves me the {fine}. {unowned} properties still with the bank.",
+			"Card saves me the {fine}. {unowned} still with the bank.",
 			"Use the card, keep the {fine}. Cash {cash}.",
 		},
 	},
@@ -142,7 +142,7 @@ var sharkLines = lineBook{
 			"{houses} on {sq}. Rent's {rent} now.",
 			"Building on {sq}. Land there and it's {rent}.",
 			"Another house on {sq}. You've been warned.",
-			"{sq}, {houses}. Pay up when you land.",
+			"{sq} gets {houses}. Pay up when you land.",
 		},
 		think: []string{
 			"{houses} on {sq} for {amount}; {after} left. Rent {rent}. Speed beats safety.",
@@ -382,8 +382,8 @@ var sharkLines = lineBook{
 			"Who's next to pay me?",
 		},
 		think: []string{
-			"Cash {cash}, {props} properties. Keep the pressure on.",
-			"{props} properties, {cash} in hand. Find the next monopoly.",
+			"Cash {cash}, {props}. Keep the pressure on.",
+			"{props}, {cash} in hand. Find the next monopoly.",
 		},
 	},
 }
@@ -394,10 +394,10 @@ var professorLines = lineBook{
 			"{sq} at {price}. A roll ends there {prob} of the time; developed, it returns {roi} per opponent turn. I'll buy.",
 			"Statistically speaking, {sq} is a sound investment at {price}: {roi} per opponent turn once built.",
 			"I'll purchase {sq} for {price}. The expected return is positive; the numbers are not ambiguous.",
-			"{price} for {sq}. With {opp} opponents rolling past it, the investment pays for itself.",
+			"{price} for {sq}. With {opp} rolling past it, the investment pays for itself.",
 		},
 		think: []string{
-			"{sq}: landing probability {prob}, developed yield {roi} per opponent turn, with {opp} opponents rolling. {price} leaves {after}, above my {reserve} reserve. Buy.",
+			"{sq}: landing probability {prob}, developed yield {roi} per opponent turn, with {opp} rolling. {price} leaves {after}, above my {reserve} reserve. Buy.",
 			"Purchase {sq} at {price}. Yield {roi} clears my {hurdle} hurdle; cash after {after} vs reserve {reserve}.",
 			"{price} for {sq}, {after} remaining. The expected rent per dollar justifies it.",
 		},
@@ -493,17 +493,17 @@ var professorLines = lineBook{
 			"Statistically, remaining in jail now is the better strategy. Rolling.",
 		},
 		think: []string{
-			"Only {unowned} properties unowned: jail protects me from rent. Roll for doubles; cash {cash}.",
+			"Only {unowned} unowned: jail protects me from rent. Roll for doubles; cash {cash}.",
 			"Staying in jail saves me from the developed board. Roll; {cash} in hand.",
 		},
 	},
 	topicJailPay: {
 		say: []string{
-			"I'll pay the {fine}. With {unowned} properties unowned, time on the board has positive expected value.",
+			"I'll pay the {fine}. With {unowned} unowned, time on the board has positive expected value.",
 			"Paying {fine}. Mobility is worth more than that this early.",
 		},
 		think: []string{
-			"{unowned} properties still unowned: leaving is worth more than the {fine}. Cash after {after}.",
+			"{unowned} still unowned: leaving is worth more than the {fine}. Cash after {after}.",
 			"Pay {fine}, {after} left. Early game favours movement.",
 		},
 	},
@@ -513,7 +513,7 @@ var professorLines = lineBook{
 			"Card played. Efficient.",
 		},
 		think: []string{
-			"Card instead of {fine}: {unowned} properties still to be bought.",
+			"Card instead of {fine}: {unowned} still to be bought.",
 			"Use the card; {cash} stays intact.",
 		},
 	},
@@ -758,8 +758,8 @@ var professorLines = lineBook{
 			"I'll hold. The expected value of my position is improving.",
 		},
 		think: []string{
-			"Cash {cash}, reserve {reserve}, {props} properties, {opp} opponents. Position improving.",
-			"{props} properties and {cash}. The largest rent I could owe sets my reserve at {reserve}.",
+			"Cash {cash}, reserve {reserve}, {props}, {opp}. Position improving.",
+			"{props} and {cash}. The largest rent I could owe sets my reserve at {reserve}.",
 		},
 	},
 }
@@ -869,7 +869,7 @@ var hustlerLines = lineBook{
 		},
 		think: []string{
 			"Roll for doubles. {cash} in hand, and jail keeps me off their rents.",
-			"Roll. {unowned} properties left unowned, {cash} in hand; nothing to rush for.",
+			"Roll. {unowned} left unowned, {cash} in hand; nothing to rush for.",
 		},
 	},
 	topicJailPay: {
@@ -878,7 +878,7 @@ var hustlerLines = lineBook{
 			"Here's {fine}, officer! Can't trade from a cell!",
 		},
 		think: []string{
-			"Pay {fine}, {after} left. {unowned} properties still out there.",
+			"Pay {fine}, {after} left. {unowned} still out there.",
 			"{fine} is cheap. Back to dealing. Cash {after}.",
 		},
 	},
@@ -888,13 +888,13 @@ var hustlerLines = lineBook{
 			"Card! Freedom! Who wants to trade?",
 		},
 		think: []string{
-			"Card out; saves {fine}. {unowned} properties unowned.",
+			"Card out; saves {fine}. {unowned} unowned.",
 			"Use the card. {cash} stays for dealing.",
 		},
 	},
 	topicBuild: {
 		say: []string{
-			"Houses! {houses} on {sq}! Rent's {rent} now, friends!",
+			"Look at that! {houses} on {sq}! Rent's {rent} now, friends!",
 			"Surprise! {houses} on {sq}! Didn't see THAT coming, did you?",
 			"Building on {sq}! {rent} a visit! Come on down!",
 		},
@@ -970,7 +970,7 @@ var hustlerLines = lineBook{
 		say: []string{
 			"Who wants to trade? {give} for {get}! That's {edge}!",
 			"Tell you what -- {give} for {get}! You can't say no to that!",
-			"Your {get} is lonely! {give} for it! {edge}, my friend!",
+			"{give} for {get}! Railroads and utilities get lonely, you know! {edge}, my friend!",
 			"This is a STEAL for you: {give} for {get}!",
 		},
 		think: []string{
@@ -1132,14 +1132,14 @@ var hustlerLines = lineBook{
 	},
 	topicChatter: {
 		say: []string{
-			"Who wants to trade? I've got {props} properties and ideas for DAYS!",
+			"Who wants to trade? I've got {props} and ideas for DAYS!",
 			"Everybody relax, I'm just here to have fun. ...and win. Mostly win.",
-			"I've got {props} properties, {cash} and a heart of gold! Let's deal!",
+			"I've got {props}, {cash} and a heart of gold! Let's deal!",
 			"Hey! Anybody need cash? Property? A friend? I'm very friendly!",
 		},
 		think: []string{
-			"{props} properties, {cash} in hand. Keep the offers flowing.",
-			"Cash {cash}, {props} properties. Who haven't I pitched lately?",
+			"{props}, {cash} in hand. Keep the offers flowing.",
+			"Cash {cash}, {props}. Who haven't I pitched lately?",
 		},
 	},
 }

@@ -145,3 +145,35 @@ func TestLandingModel(t *testing.T) {
 		t.Errorf("relative yields: New York %.2f, Mediterranean %.2f; want above and below the median", first.rel[ny], first.rel[med])
 	}
 }
+
+// The words read as a person would say them: what was built in words,
+// counts in the right number, and a sentence that opens on a placeholder
+// capitalised.
+func TestFillReads(t *testing.T) {
+	r := monopoly.DefaultRules()
+	ps := []monopoly.PlayerSetup{{Cash: 1500}, {Cash: 1500}}
+	g, err := monopoly.NewFromSetup(r, monopoly.Setup{Players: ps, HouseSupply: -1, HotelSupply: -1,
+		Properties: []monopoly.PropertySetup{{Square: 1, Owner: 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := g.View(0)
+	pl := New(Hustler, Hustler.Defaults, 0, 1)
+	pl.setRules(r)
+	for _, c := range []struct {
+		level      int
+		tmpl, want string
+	}{
+		{1, "Surprise! {houses} on {sq}! Didn't see THAT coming?", "Surprise! A house on Mediterranean Avenue! Didn't see THAT coming?"},
+		{2, "I'll build {houses} on {sq}.", "I'll build a second house on Mediterranean Avenue."},
+		{4, "Above the hurdle. {houses} on {sq}.", "Above the hurdle. A fourth house on Mediterranean Avenue."},
+		{5, "{houses}. Rent? Big.", "A hotel. Rent? Big."},
+		{1, "I've got {props} and {opp}. {unowned} still unowned.", "I've got 1 property and 1 opponent. 1 property still unowned."},
+		{3, "Only {unowned} unowned.", "Only 3 properties unowned."},
+	} {
+		pl.why = facts{sq: 1, group: 0, level: c.level}
+		if got := pl.fill(v, c.tmpl); got != c.want {
+			t.Errorf("level %d, %q:\n got %q\nwant %q", c.level, c.tmpl, got, c.want)
+		}
+	}
+}

@@ -137,11 +137,6 @@ func sameAction(a, b monopoly.Action) bool {
 	return a.Offer == nil || *a.Offer == *b.Offer
 }
 
-// wordStats gathers what the personalities said, for the word tests.
-type wordStats struct {
-	lines map[string]map[string]bool // personality/topic -> distinct lines
-}
-
 // At every decision of many games a personality's Answer gives the action
 // its twin (same seat, same seed) gives by Decide; the game goes on with
 // Answer's. Along the way, the words are checked: every decision that

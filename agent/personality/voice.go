@@ -307,17 +307,16 @@ func (p *Player) fill(v monopoly.View, tmpl string) string {
 		b.WriteString(tmpl[:i])
 		key := tmpl[i+1 : i+j]
 		if s, ok := p.placeholder(v, key); ok {
+			if sentenceStart(b.String()) {
+				s = capitalize(s) // "Surprise! A house on ...", not "! a house"
+			}
 			b.WriteString(s)
 		} else {
 			b.WriteString(tmpl[i : i+j+1])
 		}
 		tmpl = tmpl[i+j+1:]
 	}
-	out := b.String()
-	if out != "" && out[0] >= 'a' && out[0] <= 'z' {
-		out = string(out[0]-'a'+'A') + out[1:] // a line opening on "house 3 on ..."
-	}
-	return out
+	return b.String()
 }
 
 // placeholder renders one placeholder.
@@ -356,12 +355,21 @@ func (p *Player) placeholder(v monopoly.View, key string) (string, bool) {
 	case "fine":
 		return money(r.JailFine), true
 	case "houses":
-		if f.level == 5 {
+		// What was just built, as the table says it: "house 2" reads
+		// like an address.
+		switch f.level {
+		case 2:
+			return "a second house", true
+		case 3:
+			return "a third house", true
+		case 4:
+			return "a fourth house", true
+		case 5:
 			return "a hotel", true
 		}
-		return fmt.Sprintf("house %d", f.level), true
+		return "a house", true
 	case "unowned":
-		return strconv.Itoa(f.level), true
+		return count(f.level, "property", "properties"), true
 	case "prob":
 		return percent(f.prob), true
 	case "roi":
@@ -417,7 +425,7 @@ func (p *Player) placeholder(v monopoly.View, key string) (string, bool) {
 		}
 		return "the bank", true
 	case "props":
-		return strconv.Itoa(bits.OnesCount64(v.OwnedMask(me))), true
+		return count(bits.OnesCount64(v.OwnedMask(me)), "property", "properties"), true
 	case "rails":
 		n := 0
 		for m := v.OwnedMask(me); m != 0; m &= m - 1 {
@@ -427,13 +435,36 @@ func (p *Player) placeholder(v monopoly.View, key string) (string, bool) {
 		}
 		return strconv.Itoa(n), true
 	case "opp":
-		return strconv.Itoa(p.opponents(v)), true
+		return count(p.opponents(v), "opponent", "opponents"), true
 	case "mortgage":
 		if f.sq >= 0 {
 			return money(r.Squares[f.sq].Mortgage), true
 		}
 	}
 	return "", false
+}
+
+// count writes n things: "1 property", "3 properties".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// sentenceStart reports whether text written after done opens a
+// sentence: the line's start, or after a full stop, "!" or "?".
+func sentenceStart(done string) bool {
+	return done == "" || strings.HasSuffix(done, ". ") || strings.HasSuffix(done, "! ") || strings.HasSuffix(done, "? ")
+}
+
+// capitalize upper-cases s's first letter if it is a lower-case ASCII
+// one: the words fill in are names, numbers and plain English.
+func capitalize(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }
 
 func abs(n int) int {

@@ -18,9 +18,9 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/chart"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -192,7 +192,9 @@ func plotLandingBoard(path string, rules *monopoly.Rules, res arena.LandingResul
 	if format == "png" {
 		cw = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(boardSize, boardSize), vgimg.UseDPI(boardDPI))}
 	} else {
-		cw = vgsvg.New(boardSize, boardSize)
+		// Text as outlines: a viewer without the Liberation fonts the
+		// labels were measured with would overflow the squares.
+		cw = chart.NewSVG(boardSize, boardSize, "Where a roll ends")
 	}
 	drawLandingBoard(draw.New(cw), rules, res)
 	f, err := os.Create(path)
@@ -275,7 +277,8 @@ func drawLandingBoard(c draw.Canvas, rules *monopoly.Rules, res arena.LandingRes
 			continue
 		}
 		name := bt.style(7.5, false, ink)
-		lines := boardWrap(name, shortSquareName(s.Name), x1-x0-vg.Points(4))
+		// 3 points each side keep the longest words off the borders.
+		lines := boardWrap(name, shortSquareName(s.Name), x1-x0-vg.Points(6))
 		styles := make([]draw.TextStyle, len(lines), len(lines)+1)
 		for k := range styles {
 			styles[k] = name

@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/internal/strictyaml"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -27,7 +31,9 @@ func loadRules(cmd *cobra.Command, path string, maxRounds *int) (*monopoly.Rules
 	var data []byte
 	if path != "" {
 		var err error
-		if data, err = os.ReadFile(path); err != nil {
+		// ParseRules refuses a document over MaxRulesBytes: so does
+		// ReadFile, without reading a huge file all.
+		if data, err = strictyaml.ReadFile(path); err != nil {
 			return nil, usageErr(err)
 		}
 	}
@@ -99,6 +105,54 @@ func checkWorkers(cmd *cobra.Command, n int) error {
 	return nil
 }
 
+// checkOutDir refuses an --out that names something other than a
+// directory (bad input, exit 2), before anything is computed or made:
+// creating the directory would fail only once the command is under way.
+// A directory that does not exist yet is fine.
+func checkOutDir(cmd *cobra.Command, dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return usageErr(fmt.Errorf("%s: --out: %w", cmdName(cmd), err))
+	case !fi.IsDir():
+		return usageErr(fmt.Errorf("%s: --out %s is not a directory: give a new or empty directory", cmdName(cmd), dir))
+	}
+	return nil
+}
+
+// checkOutFile refuses an output file, given by flag, that could not be
+// written (bad input, exit 2), before the work whose result it takes:
+// its directory must exist and take new files, and the path must not be
+// a directory. The check leaves nothing behind.
+func checkOutFile(cmd *cobra.Command, flag, path string) error {
+	bad := func(format string, args ...any) error {
+		return usageErr(fmt.Errorf("%s: --%s %s%s", cmdName(cmd), flag, path, fmt.Sprintf(format, args...)))
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return bad(": directory %s does not exist", dir)
+	case err != nil:
+		return bad(": %v", err)
+	case !fi.IsDir():
+		return bad(": %s is not a directory", dir)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return bad(" is a directory")
+	}
+	// Only writing tells whether the directory takes a file.
+	f, err := os.CreateTemp(dir, ".gopoly-check-*")
+	if err != nil {
+		return bad(": %v", err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
 // cmdName is how messages name a command: "sim", "experiment run".
 func cmdName(cmd *cobra.Command) string {
 	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
@@ -164,4 +218,13 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// plural writes n of a thing whose plural takes an s: "1 worker",
+// "2 workers".
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }

@@ -103,8 +103,8 @@ time), games per wall-second, mean length and heap allocations per game.`,
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), r)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d random-vs-random games (%s deck) on %d workers: %.0f games per CPU-second, %.0f per wall-second\n",
-				games, r.Config, workers, r.GamesPerCPUSecond, r.GamesPerWallSecond)
+			fmt.Fprintf(cmd.OutOrStdout(), "%d random-vs-random games (%s deck) on %s: %.0f games per CPU-second, %.0f per wall-second\n",
+				games, r.Config, plural(workers, "worker"), r.GamesPerCPUSecond, r.GamesPerWallSecond)
 			fmt.Fprintf(cmd.OutOrStdout(), "  %.1f turns per game, %.3f allocations per game, starter wins %.3f, draws %.3f\n",
 				r.MeanTurns, r.AllocsPerGame, r.StarterWins, r.Draws)
 			return nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/gopoly/gopoly/chart"
 	"github.com/gopoly/gopoly/deal"
@@ -68,6 +69,11 @@ each setting reports the mean with its 95% (Wilson) confidence interval.
 			if plot != "" && !strings.HasSuffix(plot, ".png") && !strings.HasSuffix(plot, ".svg") {
 				return usageErr(fmt.Errorf("deal: --plot must end in .png or .svg, got %q", plot))
 			}
+			if plot != "" {
+				if err := checkOutFile(cmd, "plot", plot); err != nil {
+					return err
+				}
+			}
 			cfg, err := dealConfig(preset, "")
 			if err != nil {
 				return err
@@ -103,7 +109,11 @@ each setting reports the mean with its 95% (Wilson) confidence interval.
 						chart.Bar{Label: r.Opponent + ", agent first", Value: r.WinRateFirst, Lo: r.CI95First[0], Hi: r.CI95First[1]},
 						chart.Bar{Label: r.Opponent + ", alternating", Value: r.WinRateAlternating, Lo: r.CI95Alternating[0], Hi: r.CI95Alternating[1]})
 				}
-				c := chart.BarChart{Title: fmt.Sprintf("%s: mean score, %d games per setting", policy, games), YLabel: "mean score (95% CI)", YMin: chart.Ptr(0), YMax: chart.Ptr(1), Bars: bars}
+				// About an inch and a half per bar, so that one
+				// opponent's two bars do not stand far apart in an empty
+				// plot.
+				c := chart.BarChart{Title: fmt.Sprintf("%s: mean score, %d games per setting", policy, games), YLabel: "mean score (95% CI)", YMin: chart.Ptr(0), YMax: chart.Ptr(1), Bars: bars,
+					Width: vg.Length(len(bars))*1.5*vg.Inch + 1.5*vg.Inch}
 				if err := c.Save(plot); err != nil {
 					return err
 				}

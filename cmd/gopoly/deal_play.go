@@ -2,12 +2,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,16 +22,20 @@ func newDealPlayCmd() *cobra.Command {
 	var (
 		policy, first, record, preset string
 		seed                          uint64
+		reveal                        bool
 	)
 	cmd := &cobra.Command{
 		Use:   "play",
 		Short: "Play Monopoly Deal against a trained agent in the terminal",
 		Long: `Plays one game against the agent of --policy (a checkpoint; or "untrained",
 "random" or "risk-aware"). You see your hand, both tables and banks, and
-after each agent move the agent's probabilities over the abstract actions
-at its information set. Answer each decision with the number of a move;
-q quits. The seed is printed so the game can be replayed, and --record
-saves the game's action list for deal.Replay.`,
+each agent move in words with the probability its policy gave it
+(--reveal also shows the other moves it weighed, which names cards in its
+hidden hand: for studying the agent, not for a fair game). Answer each decision
+with the number of a move; ? shows the rules, q quits. Colour is used
+when stdout is a terminal and NO_COLOR is not set. The seed is printed so
+the game can be replayed, and --record saves the game's action list for
+deal.Replay.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := dealConfig(preset, "")
@@ -53,7 +58,8 @@ saves the game's action list for deal.Replay.`,
 			if !cmd.Flags().Changed("seed") {
 				seed = uint64(time.Now().UnixNano())
 			}
-			return dealPlay(cmd.InOrStdin(), cmd.OutOrStdout(), rules, agent, seed, starter, record)
+			out := cmd.OutOrStdout()
+			return dealPlay(cmd.InOrStdin(), out, rules, agent, seed, starter, record, reveal, dealPainter(useColor(out)))
 		},
 	}
 	f := cmd.Flags()
@@ -61,63 +67,214 @@ saves the game's action list for deal.Replay.`,
 	f.StringVar(&first, "first", "human", "who starts: human or agent")
 	f.Uint64Var(&seed, "seed", 0, "game seed (default: from the clock; printed at the start)")
 	f.StringVar(&record, "record", "", "write the game's record (setup and actions) to this JSON file")
+	f.BoolVar(&reveal, "reveal", false, "also show the moves the agent weighed and did not play (they name cards in its hidden hand)")
 	f.StringVar(&preset, "preset", "paper", "game configuration for the reference agents (a checkpoint brings its own)")
 	return cmd
 }
 
-// dealIntentLabel describes an abstract action for a person.
-var dealIntentLabel = map[deal.Abstract]string{
-	deal.StartNewPropertySet:  "start a new set",
-	deal.AddToPropertySet:     "add to a set",
-	deal.CompletePropertySet:  "complete a set",
-	deal.Cash:                 "bank it",
-	deal.AttemptCollectRent:   "charge rent",
-	deal.JustSayNo:            "cancel the rent",
-	deal.GiveOpponentCash:     "pay from the bank",
-	deal.GiveOpponentProperty: "pay with a property",
-	deal.Pass:                 "end your streak",
-	deal.Yield:                "settle for what was paid",
-	deal.Other:                "no effect (no property of that colour)",
-}
-
-// dealAgentProbabilities returns an agent's distribution at a key, if it
-// can tell it.
+// dealAgentProbabilities returns an agent's distribution at a key and
+// a note on how it plays from it, for a person.
 func dealAgentProbabilities(a deal.Agent, is deal.InfoSet) ([deal.NumAbstract]float64, string) {
 	switch x := a.(type) {
 	case *deal.Policy:
 		p, seen := x.Probabilities(is)
 		if !seen {
-			return p, "unseen key: uniform, so it plays a random card"
+			return p, "a position it never met in training: it plays a card at random"
 		}
-		return p, "average policy; it plays the most probable"
+		return p, ""
 	case *deal.RiskAware:
-		return x.Probabilities(is.Mask), "risk-aware baseline"
+		return x.Probabilities(is.Mask), "it draws its move with these odds"
 	}
 	var p [deal.NumAbstract]float64
 	for _, ab := range is.Mask.Actions() {
 		p[ab] = 1 / float64(is.Mask.Count())
 	}
-	return p, "uniform"
+	return p, "it picks at random"
 }
 
-func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, seed uint64, starter int, recordPath string) error {
+// dealPainter adds ANSI styles to the terminal game when colour is on.
+type dealPainter bool
+
+// ANSI styles of the terminal game, beside those of play.go.
+const (
+	dealYouStyle   = "\x1b[1;36m"
+	dealAgentStyle = "\x1b[1;35m"
+)
+
+// paint returns s in the given style when colour is on, else s.
+func (on dealPainter) paint(style, s string) string {
+	if !on {
+		return s
+	}
+	return style + s + ansiReset
+}
+
+// dealMoney writes an amount as the cards print it: $3M.
+func dealMoney(v int) string { return fmt.Sprintf("$%dM", v) }
+
+// dealCardName names a card kind for a person.
+func dealCardName(r *deal.Rules, c deal.Card) string {
+	switch r.Class(c) {
+	case deal.ClassCash:
+		return dealMoney(r.Value(c))
+	case deal.ClassProperty:
+		return r.ColourName(r.ColourOf(c)) + " property"
+	case deal.ClassRent:
+		return "rent (" + r.ColourName(r.ColourOf(c)) + ")"
+	}
+	return "Just Say No"
+}
+
+// dealDescribe says in words what action a does for the player to act in
+// g, before it is played.
+func dealDescribe(g *deal.Game, a deal.Action) string {
+	r := g.Rules()
+	p := g.ToAct()
+	switch a.Op {
+	case deal.OpPlay:
+		c := a.Card
+		switch r.Class(c) {
+		case deal.ClassCash:
+			return "Bank " + dealMoney(r.Value(c))
+		case deal.ClassProperty:
+			col := r.ColourOf(c)
+			own, set := g.Properties(p, col), r.SetSize(col)
+			name := r.ColourName(col)
+			switch {
+			case own >= set:
+				return fmt.Sprintf("Play a %s property (the set is already complete)", name)
+			case own == 0 && set > 1:
+				return fmt.Sprintf("Play a %s property (starts a set, 1/%d)", name, set)
+			case own+1 == set:
+				return fmt.Sprintf("Play a %s property (completes the set, %d/%d)", name, set, set)
+			}
+			return fmt.Sprintf("Play a %s property (%d/%d)", name, own+1, set)
+		case deal.ClassRent:
+			col := r.ColourOf(c)
+			if g.Properties(p, col) == 0 {
+				return fmt.Sprintf("Rent (%s): no effect without a %[1]s property", r.ColourName(col))
+			}
+			return fmt.Sprintf("Rent (%s): charge %s", r.ColourName(col), dealMoney(g.RentOwed(p, col)))
+		}
+	case deal.OpPass:
+		return "Pass (end the streak)"
+	case deal.OpPayBank:
+		if r.Class(a.Card) == deal.ClassCash {
+			return "Pay " + dealMoney(r.Value(a.Card)) + " from the bank"
+		}
+		return fmt.Sprintf("Pay the %s from the bank (%s)", dealCardName(r, a.Card), dealMoney(r.Value(a.Card)))
+	case deal.OpPayProperty:
+		return fmt.Sprintf("Pay with a %s (%s)", dealCardName(r, a.Card), dealMoney(r.Value(a.Card)))
+	case deal.OpJustSayNo:
+		return "Just Say No (cancel the rent)"
+	case deal.OpYield:
+		return "Yield (nothing left to pay with)"
+	}
+	return r.ActionString(a)
+}
+
+// dealPercent writes a probability as a whole percentage, "<1%" for a
+// small one that is not zero.
+func dealPercent(p float64) string {
+	if p > 0 && p < 0.005 {
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*p)
+}
+
+// dealAgentMove describes the agent's move, chosen as ab and resolved to
+// a, with the probability its policy gave it. With reveal, the other
+// intents it had follow, named by the card the agent would have played
+// for each: cards of its hidden hand, so only when asked.
+func dealAgentMove(g *deal.Game, seat deal.Seat, is deal.InfoSet, ab deal.Abstract, a deal.Action, reveal bool, paint dealPainter) string {
+	probs, note := dealAgentProbabilities(seat.Agent, is)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", paint.paint(dealAgentStyle, "Agent:"), paint.paint(ansiBold, dealDescribe(g, a)))
+	alts := is.Mask.Actions()
+	if len(alts) == 1 {
+		b.WriteString(" — its only move")
+		return b.String()
+	}
+	fmt.Fprintf(&b, " — %s", dealPercent(probs[ab]))
+	if !reveal {
+		return b.String()
+	}
+	alts = slices.DeleteFunc(alts, func(x deal.Abstract) bool { return x == ab })
+	slices.SortStableFunc(alts, func(x, y deal.Abstract) int { return cmp.Compare(probs[y], probs[x]) })
+	// Moves the policy never plays are only counted: a trained policy
+	// has many, and listing them hides the real alternatives.
+	var parts []string
+	never := 0
+	for _, x := range alts {
+		if probs[x] == 0 {
+			never++
+		} else if alt, ok := g.Resolve(x, seat.Resolver); ok {
+			parts = append(parts, dealDescribe(g, alt)+" "+dealPercent(probs[x]))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(&b, "; %s", paint.paint(ansiDim, "alternatives: "+strings.Join(parts, ", ")))
+	}
+	switch never {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, " %s", paint.paint(ansiDim, "(1 other move at 0%)"))
+	default:
+		fmt.Fprintf(&b, " %s", paint.paint(ansiDim, fmt.Sprintf("(%d other moves at 0%%)", never)))
+	}
+	if note != "" {
+		fmt.Fprintf(&b, " %s", paint.paint(ansiDim, "("+note+")"))
+	}
+	return b.String()
+}
+
+// dealHelp prints the rules of the rules' game, for the ? command.
+func dealHelp(out io.Writer, r *deal.Rules) {
+	cfg := r.Config()
+	var sets []string
+	for i := 0; i < r.Colours(); i++ {
+		var rents []string
+		for n := 1; n <= r.SetSize(i); n++ {
+			rents = append(rents, dealMoney(r.RentFor(i, n)))
+		}
+		sets = append(sets, fmt.Sprintf("%s %d (rent %s)", r.ColourName(i), r.SetSize(i), strings.Join(rents, "/")))
+	}
+	fmt.Fprintf(out, `How to play
+  Win with %d complete property sets. Cards for a set: %s.
+  Your streak: draw %d cards (%d if your hand is empty), then make up to %d plays.
+    A cash card goes to your bank; a property to your table. A rent card
+    charges the agent for a colour you own, more the more of it you have.
+    Pass ends the streak early.
+  Charged rent, you pay card by card from your bank or with properties (no change
+    is given) until the rent is covered; a Just Say No cancels it, and with
+    nothing to pay you yield.
+  Every play (a whole rent exchange counting as one) is a turn: the game is a
+  draw after %d turns, or when the deck and both hands are empty.
+  The agent's line shows its move, how likely its policy made it, and the card
+  it would have played for each other choice.
+Commands: the number of a move plays it; ? shows this help; q quits.
+`, r.Config().RequiredSets, strings.Join(sets, ", "), cfg.DrawPerStreak, cfg.InitialHand, r.PlaysPerStreak(), r.MaxTurns())
+}
+
+func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, seed uint64, starter int, recordPath string, reveal bool, paint dealPainter) error {
 	const human, bot = 0, 1
 	g := deal.New(rules, seed, starter)
 	rng := rand.NewPCG(seed, 0x5eed)
 	rec := deal.Record{Config: rules.Config(), Seed: seed, Starter: starter}
 	sc := bufio.NewScanner(in)
-	fmt.Fprintf(out, "Monopoly Deal: you (player 0) against the agent (player 1). Seed %d; %s.\n", seed, map[int]string{0: "you start", 1: "the agent starts"}[starter])
+	fmt.Fprintf(out, "%s Seed %d; %s.\n", paint.paint(ansiBold, "Monopoly Deal: you against the agent."), seed,
+		map[int]string{human: "you start", bot: "the agent starts"}[starter])
 	fmt.Fprintf(out, "Win with %d complete sets. Each streak: up to %d plays; a game is a draw after %d turns.\n",
 		rules.Config().RequiredSets, rules.PlaysPerStreak(), rules.MaxTurns())
+	fmt.Fprintln(out, "Type the number of a move; ? shows the rules, q quits.")
 	var legal []deal.Action
 	handBefore := dealHand(&g, human)
 	for !g.Over() {
 		if g.ToAct() == human {
-			dealShow(out, &g, human)
+			dealShow(out, &g, human, paint)
 			legal = g.Legal(legal[:0])
 			for i, a := range legal {
-				ab := g.AbstractOf(a)
-				fmt.Fprintf(out, "  %2d) %-32s %s (%s)\n", i+1, rules.ActionString(a), dealIntentLabel[ab], ab)
+				fmt.Fprintf(out, "  %2d) %s\n", i+1, dealDescribe(&g, a))
 			}
 			var choice deal.Action
 			for {
@@ -127,13 +284,17 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 					return dealSaveRecord(recordPath, rec)
 				}
 				text := strings.TrimSpace(sc.Text())
-				if text == "q" || text == "quit" {
+				switch text {
+				case "q", "quit":
 					fmt.Fprintln(out, "game abandoned")
 					return dealSaveRecord(recordPath, rec)
+				case "?", "h", "help":
+					dealHelp(out, rules)
+					continue
 				}
 				n, err := strconv.Atoi(text)
 				if err != nil || n < 1 || n > len(legal) {
-					fmt.Fprintf(out, "type a number from 1 to %d (q quits)\n", len(legal))
+					fmt.Fprintf(out, "type a number from 1 to %d (? shows the rules, q quits)\n", len(legal))
 					continue
 				}
 				choice = legal[n-1]
@@ -145,31 +306,17 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 			rec.Actions = append(rec.Actions, rules.ActionString(choice))
 		} else {
 			is := g.InfoSet()
-			probs, note := dealAgentProbabilities(agent.Agent, is)
 			ab := agent.Agent.Choose(is, rng)
 			a, ok := g.Resolve(ab, agent.Resolver)
 			if !ok {
 				return fmt.Errorf("deal: agent chose unavailable %s", ab)
 			}
+			// The turn the move is played in, as the headers count.
+			fmt.Fprintf(out, "turn %d  %s\n", g.Turn()+1, dealAgentMove(&g, agent, is, ab, a, reveal, paint))
 			if err := g.Apply(a); err != nil {
 				return err
 			}
 			rec.Actions = append(rec.Actions, rules.ActionString(a))
-			fmt.Fprintf(out, "Agent: %s (%s)\n", rules.ActionString(a), ab)
-			fmt.Fprintf(out, "        policy at %s (%s):", is, note)
-			type pa struct {
-				a deal.Abstract
-				p float64
-			}
-			var ps []pa
-			for _, x := range is.Mask.Actions() {
-				ps = append(ps, pa{x, probs[x]})
-			}
-			sort.SliceStable(ps, func(i, j int) bool { return ps[i].p > ps[j].p })
-			for _, x := range ps {
-				fmt.Fprintf(out, " %s %.2f", x.a, x.p)
-			}
-			fmt.Fprintln(out)
 		}
 		if h := dealHand(&g, human); h != handBefore {
 			if drawn := dealDrawn(rules, handBefore, h); drawn != "" {
@@ -179,12 +326,12 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 		}
 	}
 	res := g.Result()
-	dealShow(out, &g, human)
+	dealShow(out, &g, human, paint)
 	switch {
 	case res.End == deal.EndWin && res.Winner == human:
-		fmt.Fprintf(out, "You win after %d turns!\n", g.Turn())
+		fmt.Fprintln(out, paint.paint(ansiBold, fmt.Sprintf("You win after %d turns!", g.Turn())))
 	case res.End == deal.EndWin:
-		fmt.Fprintf(out, "The agent wins after %d turns.\n", g.Turn())
+		fmt.Fprintln(out, paint.paint(ansiBold, fmt.Sprintf("The agent wins after %d turns.", g.Turn())))
 	case res.End == deal.EndCap:
 		fmt.Fprintf(out, "Draw: the %d-turn cap was reached.\n", g.Turn())
 	default:
@@ -221,20 +368,20 @@ func dealDrawn(r *deal.Rules, before, after [deal.MaxKinds]int) string {
 	var parts []string
 	for k := 0; k < r.Kinds(); k++ {
 		for n := after[k] - before[k]; n > 0; n-- {
-			parts = append(parts, r.CardName(deal.Card(k)))
+			parts = append(parts, dealCardName(r, deal.Card(k)))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-// dealCards renders counts of card kinds ("cash:3 ×2, property:green").
+// dealCards renders counts of card kinds ("$3M ×2, green property").
 func dealCards(r *deal.Rules, count func(deal.Card) int) string {
 	var parts []string
 	for k := 0; k < r.Kinds(); k++ {
 		if n := count(deal.Card(k)); n == 1 {
-			parts = append(parts, r.CardName(deal.Card(k)))
+			parts = append(parts, dealCardName(r, deal.Card(k)))
 		} else if n > 1 {
-			parts = append(parts, fmt.Sprintf("%s ×%d", r.CardName(deal.Card(k)), n))
+			parts = append(parts, fmt.Sprintf("%s ×%d", dealCardName(r, deal.Card(k)), n))
 		}
 	}
 	if len(parts) == 0 {
@@ -243,18 +390,23 @@ func dealCards(r *deal.Rules, count func(deal.Card) int) string {
 	return strings.Join(parts, ", ")
 }
 
-// dealShow prints the table as player p sees it.
-func dealShow(out io.Writer, g *deal.Game, p int) {
+// dealShow prints the table as player p sees it, under a header that
+// numbers the turn being played (the game counts those played).
+func dealShow(out io.Writer, g *deal.Game, p int, paint dealPainter) {
 	v := g.View(p)
 	r := v.Rules()
 	who := map[int]string{p: "you", 1 - p: "the agent"}
 	whose := map[int]string{p: "your", 1 - p: "the agent's"}
-	respond := ""
+	state := fmt.Sprintf("%s streak, play %d of %d", whose[v.Current()], v.StreakIndex()+1, r.PlaysPerStreak())
 	if _, ok := v.Response(); ok {
-		respond = fmt.Sprintf(" · %s to pay", who[v.ToAct()])
+		state = fmt.Sprintf("%s streak · %s to pay", whose[v.Current()], who[v.ToAct()])
 	}
-	fmt.Fprintf(out, "\n── turn %d · %s streak, play %d of %d%s · deck %d cards ──\n",
-		v.Turn(), whose[v.Current()], v.StreakIndex()+1, r.PlaysPerStreak(), respond, v.DeckSize())
+	turn := fmt.Sprintf("turn %d", v.Turn()+1)
+	if g.Over() {
+		turn = fmt.Sprintf("after turn %d", v.Turn())
+		state = "game over"
+	}
+	fmt.Fprintf(out, "\n%s\n", paint.paint(ansiBold, fmt.Sprintf("── %s · %s · deck %d cards ──", turn, state, v.DeckSize())))
 	for _, q := range []int{1 - p, p} {
 		var props []string
 		for c := 0; c < r.Colours(); c++ {
@@ -269,16 +421,18 @@ func dealShow(out io.Writer, g *deal.Game, p int) {
 		if len(props) == 0 {
 			props = []string{"none"}
 		}
-		name := "Agent"
+		name := paint.paint(dealAgentStyle, "Agent")
 		if q == p {
-			name = "You  "
+			name = paint.paint(dealYouStyle, "You  ")
 		}
-		fmt.Fprintf(out, "%s  hand %d · bank $%d (%s) · properties: %s\n", name, v.HandSize(q), v.BankValue(q),
+		fmt.Fprintf(out, "%s  hand %d · bank %s (%s) · properties: %s\n", name, v.HandSize(q),
+			paint.paint(ansiMoney, dealMoney(v.BankValue(q))),
 			dealCards(r, func(c deal.Card) int { return v.Bank(q, c) }), strings.Join(props, ", "))
 	}
 	fmt.Fprintf(out, "Your hand: %s\n", dealCards(r, func(c deal.Card) int { return v.Hand(c) }))
 	if resp, ok := v.Response(); ok {
-		fmt.Fprintf(out, "%s charged %s $%d for %s rent; $%d paid so far.\n",
-			strings.ToUpper(who[resp.Renter][:1])+who[resp.Renter][1:], who[1-resp.Renter], resp.Owed, r.ColourName(resp.Colour), resp.Paid)
+		fmt.Fprintf(out, "%s charged %s %s for %s rent; %s paid so far.\n",
+			strings.ToUpper(who[resp.Renter][:1])+who[resp.Renter][1:], who[1-resp.Renter], dealMoney(resp.Owed),
+			r.ColourName(resp.Colour), dealMoney(resp.Paid))
 	}
 }

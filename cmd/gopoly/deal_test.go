@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,16 +152,22 @@ func TestDealBenchAndPlay(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Games != 2000 || b.MeanTurns <= 0 {
 		t.Fatalf("bench %+v %v", b, err)
 	}
-	// A person who always takes the first move plays a whole game.
+	// A person who asks for help once and then always takes the first
+	// move plays a whole game.
 	record := filepath.Join(t.TempDir(), "game.json")
-	out, err = dealRun(t, strings.Repeat("x\n1\n", 400), "play", "--policy", "untrained", "--seed", "3", "--record", record)
+	out, err = dealRun(t, "?\n"+strings.Repeat("x\n1\n", 400), "play", "--policy", "untrained", "--seed", "3", "--record", record)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Your hand:", "Agent: ", "policy at 1@IntentStateAbstraction@", "type a number", "turn"} {
+	for _, want := range []string{"Your hand:", "Agent: ", "type a number", "How to play", "Win with 2 complete property sets", "turn 1 "} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("play output lacks %q:\n%s", want, out)
 		}
+	}
+	checkDealTranscript(t, out)
+	// The agent's hidden hand stays hidden unless --reveal asks for it.
+	if strings.Contains(out, "alternatives:") {
+		t.Error("play without --reveal names the agent's other moves, and so cards of its hand")
 	}
 	if !strings.Contains(out, "You win") && !strings.Contains(out, "agent wins") && !strings.Contains(out, "Draw") {
 		t.Fatalf("game did not finish:\n%s", out[max(0, len(out)-2000):])
@@ -174,5 +182,59 @@ func TestDealBenchAndPlay(t *testing.T) {
 	}
 	if g, err := deal.Replay(rec); err != nil || !g.Over() {
 		t.Fatalf("replay of the recorded game: over %v, %v", g.Over(), err)
+	}
+}
+
+// checkDealTranscript checks what a person reads of a game: turns counted
+// up one at a time (a rent exchange stays in its turn), the agent's moves
+// in words with their probability, and none of the learner's keys or the
+// paper's names of the actions.
+func checkDealTranscript(t *testing.T, out string) {
+	t.Helper()
+	turns := regexp.MustCompile(`(?m)(?:^|> |── )turn (\d+) `).FindAllStringSubmatch(out, -1)
+	if len(turns) < 10 {
+		t.Fatalf("%d turn numbers in:\n%s", len(turns), out)
+	}
+	prev := 0
+	for _, m := range turns {
+		n, _ := strconv.Atoi(m[1])
+		if n != prev && n != prev+1 {
+			t.Fatalf("turn %d after turn %d in:\n%s", n, prev, out)
+		}
+		prev = n
+	}
+	moves := regexp.MustCompile(`Agent: [A-Z][^\n]* — (\d+%|<1%|its only move)`).FindAllString(out, -1)
+	if len(moves) < 3 {
+		t.Errorf("%d agent moves with a probability in:\n%s", len(moves), out)
+	}
+	for _, bad := range []string{deal.AbstractionName, "@", "StartNewPropertySet", "AttemptCollectRent", "GiveOpponentCash", "cash:", "property:", "rent:"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("transcript shows %q:\n%s", bad, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour in output that is not a terminal")
+	}
+}
+
+// Colour is added only when asked for (a terminal without NO_COLOR).
+func TestDealPlayColour(t *testing.T) {
+	rules := deal.MustRules(deal.Tiny())
+	agent, _ := deal.Baseline("risk-aware")
+	var plain, colour bytes.Buffer
+	input := strings.Repeat("1\n", 200)
+	if err := dealPlay(strings.NewReader(input), &plain, rules, agent, 7, 1, "", true, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := dealPlay(strings.NewReader(input), &colour, rules, agent, 7, 1, "", true, true); err != nil {
+		t.Fatal(err)
+	}
+	checkDealTranscript(t, plain.String())
+	if !strings.Contains(colour.String(), dealAgentStyle+"Agent") {
+		t.Errorf("no colour:\n%s", colour.String())
+	}
+	stripped := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(colour.String(), "")
+	if stripped != plain.String() {
+		t.Error("the coloured transcript says something else than the plain one")
 	}
 }

@@ -9,12 +9,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/deal"
+	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
 type dealTrainOpts struct {
@@ -43,8 +45,9 @@ Every --metrics-every games the agent is evaluated against both baselines
 DIR/metrics.jsonl; the figures are drawn to DIR/metrics-*.png (or .svg).
 Checkpoints go to DIR/checkpoint-NNNNNNN.json, and the final one is also
 written as DIR/policy.json. --resume continues from the latest checkpoint
-in DIR with its stored parameters; Ctrl-C stops at the next batch and
-saves a checkpoint.`,
+in DIR with its stored parameters; Ctrl-C (or SIGTERM) stops at the next
+batch, saves a checkpoint and exits with code 130. DIR is locked while a
+run writes it: a second run on it is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDealTrain(cmd, o) },
 	}
@@ -122,9 +125,19 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
+	if err := checkOutDir(cmd, o.out); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("deal: %w", err)
 	}
+	// One run writes a directory at a time: two would mix their
+	// checkpoints and metrics.
+	lock, err := dirlock.Exclusive(o.out)
+	if err != nil {
+		return usageErr(fmt.Errorf("deal: --out: %w", err))
+	}
+	defer lock.Release()
 	metricsPath := filepath.Join(o.out, "metrics.jsonl")
 	latest, err := deal.LatestCheckpoint(o.out)
 	if err != nil {
@@ -164,7 +177,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	}
 	tr.Mode, tr.Workers = mode, workers
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	var bar *progressbar.ProgressBar
@@ -278,11 +291,14 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	sum.WallSeconds = time.Since(start).Seconds()
 	sum.CPUSeconds = (cpuTime() - cpu0).Seconds()
 	if o.asJSON {
-		return writeJSON(cmd.OutOrStdout(), sum)
+		if err := writeJSON(cmd.OutOrStdout(), sum); err != nil {
+			return err
+		}
+	} else {
+		dealPrintTrainSummary(cmd.OutOrStdout(), sum)
 	}
-	dealPrintTrainSummary(cmd.OutOrStdout(), sum)
 	if interrupted {
-		fmt.Fprintf(stderr, "deal: interrupted at %d games; continue with --resume --out %s\n", tr.Done(), o.out)
+		return &exitError{code: 130, err: fmt.Errorf("deal: interrupted at %d games; continue with --resume --out %s", tr.Done(), o.out)}
 	}
 	return nil
 }
@@ -318,7 +334,7 @@ func dealCheckResumeFlags(cmd *cobra.Command, o dealTrainOpts, ck *deal.Checkpoi
 }
 
 func dealPrintTrainSummary(w io.Writer, s dealTrainSummary) {
-	fmt.Fprintf(w, "Monopoly Deal CFR training: %d games (%d this run), %s mode, %d workers\n", s.Games, s.GamesThisRun, s.Mode, s.Workers)
+	fmt.Fprintf(w, "Monopoly Deal CFR training: %d games (%d this run), %s mode, %s\n", s.Games, s.GamesThisRun, s.Mode, plural(s.Workers, "worker"))
 	fmt.Fprintf(w, "  settings:   %d rollouts/action, epsilon %g, buffer %d, cap %d turns, seed %d, batch %d, %s, rollouts see real hand: %v\n",
 		s.SimsPerAction, s.Epsilon, s.BufferSize, s.MaxTurns, s.Seed, s.Batch, s.Resolver, s.RealHand)
 	fmt.Fprintf(w, "  time:       %.1fs wall (%.1fs training, the rest evaluation), %.1fs CPU\n", s.WallSeconds, s.TrainSeconds, s.CPUSeconds)

@@ -110,6 +110,9 @@ run with an error (exit 1), keeping the games before it.`,
 					out = fmt.Sprintf("%s-shard-%d-of-%d", out, si, sn)
 				}
 			}
+			if err := checkOutDir(cmd, out); err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			go func() {
@@ -209,6 +212,9 @@ experiment, which is replaced.`,
 					return usageErr(fmt.Errorf("%s: %w", args[0], err))
 				}
 				out = filepath.Join("runs", info.Experiment)
+			}
+			if err := checkOutDir(cmd, out); err != nil {
+				return err
 			}
 			e, info, err := arena.MergeExperiment(args, out)
 			if err != nil {
@@ -335,10 +341,38 @@ func showVariants(s arena.ExperimentSummary) []showVariant {
 	return vs
 }
 
+// behaviourKey explains the behaviour table's column heads, which are cut
+// short to keep a row on one line.
+var behaviourKey = [][2]string{
+	{"cash", "mean cash held"}, {"min", "least cash held"},
+	{"bought", "properties bought"}, {"bids", "auction bids"},
+	{"won", "auctions won"}, {"prop", "trades proposed"},
+	{"acc", "of those, accepted"}, {"recv", "trades received"},
+	{"acc'd", "of those, it accepted"}, {"houses", "houses built"},
+	{"hotels", "hotels built"}, {"1stbld", "round of its first building"},
+	{"jail", "turns served in jail"}, {"fines", "jail fines paid"},
+	{"mortg", "mortgages taken"}, {"bkrpt", "share of games it went bankrupt"},
+	{"worth", "net worth at the end"},
+}
+
+// printBehaviourKey prints behaviourKey in two columns.
+func printBehaviourKey(w io.Writer) {
+	fmt.Fprintln(w, "\nkey: each a mean over the games (1stbld: over those in which it built)")
+	for i := 0; i < len(behaviourKey); i += 2 {
+		line := fmt.Sprintf("  %-7s %-32s", behaviourKey[i][0], behaviourKey[i][1])
+		if i+1 < len(behaviourKey) {
+			line += fmt.Sprintf("%-7s %s", behaviourKey[i+1][0], behaviourKey[i+1][1])
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}
+
 // printExperiment prints a summary as tables: per variant, game length,
-// win rates and (when recorded) behaviour.
+// win rates and (when recorded) behaviour, with a key to the behaviour
+// columns after the last table.
 func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 	fmt.Fprintf(w, "experiment %s, detail %s, seeds %d + %d·j for j < %d\n", s.Experiment, s.Detail, s.Seeds.Start, s.Seeds.Step, s.Seeds.Count)
+	behaviour := false
 	for _, v := range s.Variants {
 		rot := ""
 		if v.Rotate {
@@ -361,6 +395,7 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 		if len(v.Seats) == 0 || v.Seats[0].Behaviour == nil {
 			continue
 		}
+		behaviour = true
 		fmt.Fprintf(w, "\nper game (means)  %7s %7s %6s %5s %5s %5s %5s %5s %5s %6s %6s %6s %6s %5s %5s %5s %7s\n",
 			"cash", "min", "bought", "bids", "won", "prop", "acc", "recv", "acc'd", "houses", "hotels", "1stbld", "jail", "fines", "mortg", "bkrpt", "worth")
 		for _, ss := range v.Seats {
@@ -374,5 +409,8 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 				b.TradesAccepted, b.TradesReceived, b.TradesAcceptedWhenReceived, b.HousesBuilt, b.HotelsBuilt, first,
 				b.JailTurnsServed, b.JailFinesPaid, b.Mortgages, b.Bankruptcies, b.NetWorthMean)
 		}
+	}
+	if behaviour {
+		printBehaviourKey(w)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -148,6 +149,18 @@ func TestExperimentCLI(t *testing.T) {
 		}
 		if code != 0 {
 			t.Errorf("exit %d", code)
+		}
+		// Every column head of the behaviour table is explained in the
+		// key under it.
+		head, _, _ := strings.Cut(stdout[strings.Index(stdout, "per game (means)"):], "\n")
+		_, key, ok := strings.Cut(stdout, "\nkey: ")
+		if !ok {
+			t.Fatalf("no key under the table:\n%s", stdout)
+		}
+		for _, col := range strings.Fields(strings.TrimPrefix(head, "per game (means)")) {
+			if !regexp.MustCompile(`(?m)^  (?:.{40})?` + regexp.QuoteMeta(col) + ` +\S`).MatchString(key) {
+				t.Errorf("column %q not in the key:\n%s", col, key)
+			}
 		}
 	})
 

@@ -2,11 +2,16 @@ package main
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -37,7 +42,11 @@ the card sends; a third doubles and a failed roll in jail count as in jail.
 at the first chance; --jail stay always rolls for doubles.
 
 The rolls are split into a fixed number of chunks, each its own game seeded
-from --seed, so the figures do not depend on --workers.`,
+from --seed, so the figures do not depend on --workers.
+
+Ctrl-C (or SIGTERM) stops once the chunks under way are done and reports
+the rolls of the chunks finished so far (exit 130); a second one stops at
+once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			policy, err := arena.ParseJailPolicy(jail)
@@ -50,6 +59,9 @@ from --seed, so the figures do not depend on --workers.`,
 			if plotPath != "" {
 				if _, err := boardPlotFormat(plotPath); err != nil {
 					return usageErr(err)
+				}
+				if err := checkOutFile(cmd, "plot", plotPath); err != nil {
+					return err
 				}
 			}
 			rules, err := loadRules(cmd, rulesPath, nil)
@@ -80,14 +92,26 @@ from --seed, so the figures do not depend on --workers.`,
 				)
 				progress = func(n int64) { bar.Add64(n) }
 			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				// A second signal kills at once: a chunk under way may be
+				// long.
+				<-ctx.Done()
+				stop()
+			}()
 			t0 := time.Now()
-			res, err := arena.Landing(arena.LandingConfig{Rules: rules, Rolls: rolls, Jail: policy, Seed: seed, Workers: workers, Progress: progress})
+			res, err := arena.Landing(ctx, arena.LandingConfig{Rules: rules, Rolls: rolls, Jail: policy, Seed: seed, Workers: workers, Progress: progress})
 			elapsed := time.Since(t0)
 			if bar != nil {
 				bar.Finish()
 			}
-			if err != nil {
+			interrupted := errors.Is(err, context.Canceled)
+			switch {
+			case err != nil && !interrupted:
 				return err
+			case interrupted && res.Rolls == 0:
+				return &exitError{code: 130, err: errors.New("landing: interrupted before any chunk of rolls finished")}
 			}
 			if plotPath != "" {
 				if err := plotLandingBoard(plotPath, rules, res); err != nil {
@@ -96,11 +120,17 @@ from --seed, so the figures do not depend on --workers.`,
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				return writeLandingJSON(w, rules, res)
+				if err := writeLandingJSON(w, rules, res); err != nil {
+					return err
+				}
+			} else {
+				writeLandingText(w, rules, res, seed, workers, elapsed)
+				if plotPath != "" {
+					fmt.Fprintf(w, "\nheatmap written to %s\n", plotPath)
+				}
 			}
-			writeLandingText(w, rules, res, seed, workers, elapsed)
-			if plotPath != "" {
-				fmt.Fprintf(w, "\nheatmap written to %s\n", plotPath)
+			if interrupted {
+				return &exitError{code: 130, err: fmt.Errorf("interrupted: %s of %s rolls counted and reported", groupDigits(res.Rolls), groupDigits(rolls))}
 			}
 			return nil
 		},
@@ -163,8 +193,8 @@ func writeLandingText(w io.Writer, rules *monopoly.Rules, res arena.LandingResul
 	// Ties are broken by board order so that the ranking is stable.
 	slices.SortStableFunc(top, func(a, b landingEntry) int { return cmp.Compare(b.p, a.p) })
 	maxP := top[0].p
-	fmt.Fprintf(w, "Where a roll ends: %s rolls, jail policy %q, seed %d (%.1f s on %d workers)\n\n",
-		groupDigits(res.Rolls), res.Jail, seed, elapsed.Seconds(), workers)
+	fmt.Fprintf(w, "Where a roll ends: %s rolls, jail policy %q, seed %d (%.1f s on %s)\n\n",
+		groupDigits(res.Rolls), res.Jail, seed, elapsed.Seconds(), plural(workers, "worker"))
 	fmt.Fprintf(w, "%3s  %-34s %7s\n", "#", "square", "share")
 	for _, e := range es {
 		idx := fmt.Sprint(e.index)

@@ -365,11 +365,16 @@ const (
 var seatColors = [monopoly.MaxPlayers]string{"\x1b[1;31m", "\x1b[1;34m", "\x1b[1;35m", "\x1b[1;36m",
 	"\x1b[1;33m", "\x1b[1;91m", "\x1b[1;94m", "\x1b[1;95m"}
 
-var moneyRE = regexp.MustCompile(`\$[0-9]+`)
+// moneyRE matches an amount in the log, whole: the players' words group
+// thousands ("$1,100"), the engine's sentences do not ("$1100"); a comma
+// and a space after an amount ("$200, done") is not part of it.
+var moneyRE = regexp.MustCompile(`\$[0-9]+(?:,[0-9]{3})*`)
 
 // textPlayLog writes the readable log: a header per round, a line per
-// turn, and the turn's events indented below it, with the acting player's
-// name left out of its own lines.
+// turn, and the turn's events indented below it. Every event line names
+// who acts, the player whose turn it is included: other players' trades,
+// bids and words come between its own lines, so a line without a name
+// would read as the last one named.
 type textPlayLog struct {
 	w      io.Writer
 	rules  *monopoly.Rules
@@ -435,12 +440,13 @@ func (l *textPlayLog) flushRoll() {
 	}
 }
 
-// sentence describes e, without the acting player's name when it is the
-// current player's own doing.
+// sentence describes e, naming players as the log does. A sentence
+// that opens on no name ("the bank pays ...") is capitalised, as a line
+// of its own.
 func (l *textPlayLog) sentence(e monopoly.Event) string {
 	s := l.rules.Describe(e, l.names)
-	if e.Player == l.cur {
-		s = strings.TrimPrefix(s, l.names[l.cur]+" ")
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
 	}
 	return s
 }
@@ -503,12 +509,9 @@ func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 		fmt.Fprintf(l.w, "  %s  %s  %s\n", l.names[p], l.money(g.Cash(p)), where)
 	case monopoly.EvRoll:
 		d1, d2 := int(e.Dice[0]), int(e.Dice[1])
-		l.roll = fmt.Sprintf("rolls %d + %d = %d", d1, d2, d1+d2)
+		l.roll = fmt.Sprintf("%s rolls %d + %d = %d", l.names[e.Player], d1, d2, d1+d2)
 		if d1 == d2 {
 			l.roll += " (doubles)"
-		}
-		if e.Player != l.cur {
-			l.roll = l.names[e.Player] + " " + l.roll
 		}
 	case monopoly.EvRollResolved:
 		// The move and jail lines already say where the roll ended.

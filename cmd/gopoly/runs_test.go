@@ -10,12 +10,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/deal"
 	"github.com/gopoly/gopoly/internal/dirlock"
 	"github.com/gopoly/gopoly/internal/testbots"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
@@ -128,24 +131,79 @@ func TestFaultyBot(t *testing.T) {
 	}
 }
 
-// Ctrl-C stops sim as it stops experiments and tournaments: the games
-// finished are reported, one line on stderr says so, exit code 130.
+// Ctrl-C, or a SIGTERM, stops sim as it stops experiments and
+// tournaments: the games finished are reported, one line on stderr says
+// so, exit code 130. However many games were asked for, none is set aside
+// for before it is played.
 func TestSimInterrupt(t *testing.T) {
-	cmd := gopolyProcess("sim", "--games", "100000000", "--workers", "1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		sig   os.Signal
+		games string
+	}{
+		{os.Interrupt, "100000000"},
+		{syscall.SIGTERM, "100000000"},
+		{os.Interrupt, "9223372036854775807"},
+		{os.Interrupt, "2000000000"},
+	} {
+		cmd := gopolyProcess("sim", "--games", c.games, "--workers", "1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		cmd.Process.Signal(c.sig)
+		cmd.Wait()
+		m := regexp.MustCompile(`(?m)^games +(\d+) \(`).FindStringSubmatch(stdout.String())
+		if code := cmd.ProcessState.ExitCode(); code != 130 || m == nil {
+			t.Errorf("%v after 500 ms of %s games: exit %d, stdout %q, stderr %q; want 130 and the games played", c.sig, c.games, code, stdout.String(), stderr.String())
+			continue
+		}
+		if want := "gopoly: interrupted: " + m[1] + " of " + c.games + " games played and reported\n"; stderr.String() != want {
+			t.Errorf("%v: stderr %q, want %q", c.sig, stderr.String(), want)
+		}
 	}
-	time.Sleep(500 * time.Millisecond)
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait()
-	m := regexp.MustCompile(`(?m)^games +(\d+) \(`).FindStringSubmatch(stdout.String())
-	if code := cmd.ProcessState.ExitCode(); code != 130 || m == nil {
-		t.Fatalf("exit %d, stdout %q, stderr %q; want 130 and the games played", code, stdout.String(), stderr.String())
-	}
-	if want := "gopoly: interrupted: " + m[1] + " of 100000000 games played and reported\n"; stderr.String() != want {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+}
+
+// Ctrl-C and SIGTERM stop the other long commands the same way: the
+// work finished is kept and reported, one line on stderr says so, exit
+// code 130.
+func TestLongCommandsInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		out := filepath.Join(dir, fmt.Sprint("deal-", sig.(syscall.Signal)))
+		for _, c := range []struct {
+			args  []string
+			check func(stdout, stderr string) bool
+		}{
+			{[]string{"landing", "--rolls", "50000000", "--workers", "1"}, func(stdout, stderr string) bool {
+				// Whole chunks of 781,250 rolls, fewer than all.
+				m := regexp.MustCompile(`^Where a roll ends: ([\d,]+) rolls`).FindStringSubmatch(stdout)
+				return m != nil && m[1] != "50,000,000" && stderr == "gopoly: interrupted: "+m[1]+" of 50,000,000 rolls counted and reported\n"
+			}},
+			{[]string{"deal", "train", "--preset", "tiny", "--games", "1000000", "--sims", "2", "--batch", "4", "--eval-games", "0", "--metrics-every", "0", "--out", out}, func(stdout, stderr string) bool {
+				m := regexp.MustCompile(`(?m)^gopoly: deal: interrupted at (\d+) games; continue with --resume --out (.*)\n\z`).FindStringSubmatch(stderr)
+				if m == nil || m[2] != out || !strings.Contains(stdout, "Monopoly Deal CFR training: "+m[1]+" games") {
+					return false
+				}
+				n, _ := strconv.Atoi(m[1])
+				_, err := os.Stat(filepath.Join(out, deal.CheckpointName(n)))
+				return n > 0 && err == nil
+			}},
+		} {
+			cmd := gopolyProcess(c.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			cmd.Process.Signal(sig)
+			cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != 130 || !c.check(stdout.String(), stderr.String()) {
+				t.Errorf("%s on %v: exit %d, stdout %.300q, stderr %q; want 130, the work finished reported and kept", c.args[0], sig, code, stdout.String(), stderr.String())
+			}
+		}
 	}
 }
 
@@ -154,6 +212,8 @@ func TestSimInterrupt(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	spec := writeSpec(t, dir, "summary")
+	boardDir := filepath.Join(dir, "board.png")
+	os.Mkdir(boardDir, 0o755)
 	for _, c := range []struct {
 		args []string
 		msg  string
@@ -176,6 +236,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"tournament", "--json=maybe", "--bots", "baseline,random"}, `invalid argument "maybe"`},
 		{[]string{"experiment", "show"}, "accepts 1 arg(s), received 0"},
 		{[]string{"sim", "extra"}, `unknown command "extra" for "gopoly sim"`},
+		// Output files are checked before the work whose result they take.
+		{[]string{"landing", "--rolls", "20000000", "--plot", "/nonexistent/dir/x.png"}, "landing: --plot /nonexistent/dir/x.png: directory /nonexistent/dir does not exist"},
+		{[]string{"landing", "--rolls", "20000000", "--plot", filepath.Join(dir, "spec-summary.yaml", "x.png")}, "is not a directory"},
+		{[]string{"landing", "--rolls", "20000000", "--plot", boardDir}, "landing: --plot " + boardDir + " is a directory"},
+		{[]string{"deal", "eval", "--policy", "risk-aware", "--games", "20000", "--plot", "/nonexistent/dir/x.png"}, "deal eval: --plot /nonexistent/dir/x.png: directory /nonexistent/dir does not exist"},
 		{[]string{"nosuch"}, `unknown command "nosuch" for "gopoly"`},
 	} {
 		stdout, stderr, code := cliRun(t, c.args...)
@@ -220,9 +285,14 @@ func TestOutputDirs(t *testing.T) {
 		})
 		return files
 	}
-	before := map[string]map[string]string{exp: snapshot(exp), tour: snapshot(tour), foreign: snapshot(foreign)}
+	file := filepath.Join(dir, "file.txt")
+	os.WriteFile(file, []byte("mine"), 0o644)
+	before := map[string]map[string]string{exp: snapshot(exp), tour: snapshot(tour), foreign: snapshot(foreign), file: snapshot(file)}
 	tournament := func(out string) []string {
 		return []string{"tournament", "--bots", "baseline,random", "--games", "4", "--max-rounds", "20", "--bootstrap", "100", "--out", out}
+	}
+	dealTrain := func(out string) []string {
+		return []string{"deal", "train", "--preset", "tiny", "--games", "2", "--sims", "1", "--batch", "2", "--eval-games", "0", "--metrics-every", "0", "--out", out}
 	}
 	for _, c := range []struct {
 		args []string
@@ -234,6 +304,10 @@ func TestOutputDirs(t *testing.T) {
 		{tournament(tour), "tournament: --out " + tour + " is not empty (games.jsonl"},
 		{tournament(foreign), "is not empty (notes.txt)"},
 		{[]string{"experiment", "merge", exp, "--out", tour}, "holds no merge of this experiment"},
+		{[]string{"experiment", "run", spec, "--out", file}, "experiment run: --out " + file + " is not a directory"},
+		{[]string{"experiment", "merge", exp, "--out", file}, "experiment merge: --out " + file + " is not a directory"},
+		{tournament(file), "tournament: --out " + file + " is not a directory"},
+		{dealTrain(file), "deal train: --out " + file + " is not a directory"},
 	} {
 		_, stderr, code := cliRun(t, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.msg) {
@@ -270,6 +344,7 @@ func TestOutputDirs(t *testing.T) {
 		{"experiment", "run", spec, "--out", busy},
 		{"experiment", "merge", exp, "--out", filepath.Join(dir, "merged")},
 		tournament(busy),
+		dealTrain(busy),
 	} {
 		_, stderr, code := cliRun(t, args...)
 		if code != 2 || !strings.Contains(stderr, "by another gopoly process") {
@@ -278,6 +353,9 @@ func TestOutputDirs(t *testing.T) {
 	}
 	if _, stderr, code := cliRun(t, "experiment", "show", exp); code != 0 {
 		t.Errorf("show while another process holds the directory: exit %d, %s", code, stderr)
+	}
+	if names, _ := dirlock.Entries(busy); len(names) > 0 {
+		t.Errorf("refused writers left %v in the directory another process holds", names)
 	}
 	holder.Process.Kill()
 	holder.Wait()
@@ -330,7 +408,7 @@ func TestShowChecksResults(t *testing.T) {
 	os.WriteFile(path, bytes.Join(damaged, nil), 0o644)
 	for _, args := range [][]string{{"show", out}, {"run", spec, "--out", out}, {"merge", out, "--out", filepath.Join(dir, "m")}} {
 		_, stderr, code := experimentRun(t, args...)
-		if code != 2 || !strings.Contains(stderr, path+":10: not a game record") {
+		if code != 2 || !strings.Contains(stderr, path+":10:1: not a game record: invalid character 'x'") {
 			t.Errorf("%v on damaged results: exit %d, %q", args, code, stderr)
 		}
 	}
@@ -365,6 +443,98 @@ func TestShowChecksResults(t *testing.T) {
 	os.WriteFile(filepath.Join(out, arena.SummaryFile), old, 0o644)
 	if _, stderr, code := experimentRun(t, "show", out); code != 0 || !strings.Contains(stderr, "does not record which results") {
 		t.Errorf("show with an older summary.json: exit %d, %q", code, stderr)
+	}
+}
+
+// What show and a resumed run read back is checked, field by field:
+// damage is an error naming the file, the line and the field (exit 2),
+// never figures quietly wrong.
+func TestDamagedRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeSpec(t, dir, "summary")
+	out := filepath.Join(dir, "run")
+	if _, stderr, code := experimentRun(t, "run", spec, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	resPath, runPath, sumPath := filepath.Join(out, arena.ResultsFile), filepath.Join(out, arena.RunFile), filepath.Join(out, arena.SummaryFile)
+	good := map[string][]byte{}
+	for _, p := range []string{resPath, runPath, sumPath} {
+		good[p], _ = os.ReadFile(p)
+	}
+	restore := func() {
+		for p, data := range good {
+			os.WriteFile(p, data, 0o644)
+		}
+	}
+	// Line 3 is game 1 of variant trio, three seats.
+	lines := bytes.SplitAfter(good[resPath], []byte("\n"))
+	var rec arena.GameRecord
+	if err := json.Unmarshal(lines[2], &rec); err != nil || rec.Variant != "trio" || rec.Game != 1 {
+		t.Fatalf("line 3: %+v, %v", rec, err)
+	}
+	editLine := func(from, to string) func() {
+		return func() {
+			edited := slices.Clone(lines)
+			edited[2] = bytes.Replace(lines[2], []byte(from), []byte(to), 1)
+			if bytes.Equal(edited[2], lines[2]) {
+				t.Fatalf("line 3 holds no %s", from)
+			}
+			os.WriteFile(resPath, bytes.Join(edited, nil), 0o644)
+		}
+	}
+	editRun := func(from, to string) func() {
+		return func() { os.WriteFile(runPath, bytes.Replace(good[runPath], []byte(from), []byte(to), 1), 0o644) }
+	}
+	winner := fmt.Sprintf(`"winner":%d,`, rec.Winner)
+	seed := fmt.Sprintf(`"seed":%d,`, rec.Seed)
+	for _, c := range []struct {
+		name   string
+		damage func()
+		resume bool // a resumed run refuses it too
+		msg    string
+	}{
+		{"winner out of range", editLine(winner, `"winner":99,`), true, resPath + `:3: winner: 99: want -1 (none) or a seat of variant "trio", 0 to 2`},
+		{"winner below -1", editLine(winner, `"winner":-2,`), true, resPath + ":3: winner: -2"},
+		{"winner missing", editLine(winner, ""), true, resPath + ":3: winner: missing"},
+		{"winner not a number", editLine(winner, `"winner":"x",`), true, resPath + ":3: winner: want a number"},
+		{"seed of another game", editLine(seed, fmt.Sprintf(`"seed":%d,`, rec.Seed+1)), true, resPath + fmt.Sprintf(":3: seed: %d where the spec seeds game 1 with %d", rec.Seed+1, rec.Seed)},
+		{"seat twice", editLine(fmt.Sprintf(`"seat":%d,`, rec.Players[0].Seat), fmt.Sprintf(`"seat":%d,`, rec.Players[1].Seat)), true, resPath + ":3: players[0].seat:"},
+		{"bot of another seat", editLine(`"bot":"baseline"`, `"bot":"random"`), true, resPath + ":3: players["},
+		{"negative rounds", editLine(`"rounds":`, `"rounds":-`), true, resPath + ":3: rounds: -"},
+		{"line cut short", func() {
+			edited := slices.Clone(lines)
+			edited[2] = append(lines[2][:len(lines[2])/2:len(lines[2])/2], '\n')
+			os.WriteFile(resPath, bytes.Join(edited, nil), 0o644)
+		}, true, resPath + ":3:"},
+		{"negative games", editRun(`"games": 12`, `"games": -5`), true, runPath + ":6: games: -5"},
+		{"other games", editRun(`"games": 12`, `"games": 7`), true, runPath + ":6: games: 7 where shard 0/1 of the spec has 12"},
+		{"shard out of range", editRun(`"shard": 0`, `"shard": 4`), true, runPath + ":4: shard: 4"},
+		{"games missing", editRun(`,
+  "games": 12`, ""), true, runPath + ":1: games: missing"},
+		{"run.json cut short", editRun(`"games": 12`, `"games": `), true, runPath + ":7:1: invalid character '}'"},
+		{"results missing", func() { os.Remove(resPath) }, false, resPath + ": missing"},
+	} {
+		restore()
+		c.damage()
+		cmds := [][]string{{"show", out}}
+		if c.resume {
+			cmds = append(cmds, []string{"run", spec, "--out", out})
+		}
+		for _, args := range cmds {
+			stdout, stderr, code := experimentRun(t, args...)
+			if code != 2 || !strings.Contains(stderr, c.msg) {
+				t.Errorf("%s: %s: exit %d, stdout %.80q, stderr %q; want 2 and %q", c.name, args[0], code, stdout, stderr, c.msg)
+			}
+		}
+	}
+
+	// A summary.json that does not add up to the results it names is not
+	// trusted: the figures are made afresh.
+	restore()
+	os.WriteFile(sumPath, bytes.Replace(good[sumPath], []byte(`"games": 6,`), []byte(`"games": 60,`), 1), 0o644)
+	stdout, stderr, code := experimentRun(t, "show", out)
+	if code != 0 || !strings.Contains(stderr, "summary.json is damaged") || !strings.Contains(stdout, "12 of 12 games") {
+		t.Errorf("show with an edited summary.json: exit %d, %s%s", code, stdout, stderr)
 	}
 }
 

@@ -46,9 +46,9 @@ func newStoredSession(t *testing.T, m *session.Manager, seed uint64, seats strin
 	}
 	p, err := s.Advance(ctx, 0)
 	for n := 0; err == nil && !p.Over && n < steps; n++ {
-		stand, err := agent.New("baseline", p.Waiting, agent.SeatSeed(seed, p.Waiting))
-		if err != nil {
-			t.Fatal(err)
+		stand, nerr := agent.New("baseline", p.Waiting, agent.SeatSeed(seed, p.Waiting))
+		if nerr != nil {
+			t.Fatal(nerr)
 		}
 		g := s.Game()
 		p, err = s.Submit(ctx, s.Tokens().Seats[p.Waiting], agent.Answer{Action: stand.Decide(g.View(p.Waiting), g.Pending())})

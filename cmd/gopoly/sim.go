@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,7 +30,8 @@ func newSimCmd() *cobra.Command {
 wins per seat with 95% confidence intervals. Game i uses a seed derived
 from --seed and i, so the results do not depend on --workers.
 
-Ctrl-C stops and reports the games finished so far (exit 130). A game a
+Ctrl-C (or SIGTERM) stops and reports the games finished so far (exit
+130). A game a
 bot cannot finish (an action the rules refuse: a bug) stops the run too;
 the games finished before it are reported, then the error (exit 1).`,
 		Args: cobra.NoArgs,
@@ -64,27 +66,31 @@ the games finished before it are reported, then the error (exit 1).`,
 			if c.Workers <= 0 {
 				c.Workers = runtime.GOMAXPROCS(0)
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			bar := newProgress(cmd.ErrOrStderr(), games, "simulating")
-			var tick func()
-			if bar != nil {
-				tick = func() { bar.Add(1) }
-			}
+			// The games are summed as they finish, not kept: --games may be
+			// far more than memory could hold.
+			var tally arena.SimTally
 			cpu0, t0 := cpuTime(), time.Now()
-			results, err := arena.Simulate(ctx, c, tick)
+			err = arena.SimulateEach(ctx, c, func(_ int, r arena.GameResult) {
+				tally.Add(r)
+				if bar != nil {
+					bar.Add(1)
+				}
+			})
 			wall, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
 			if bar != nil {
 				bar.Finish()
 			}
 			interrupted := errors.Is(err, context.Canceled)
-			if err != nil && len(results) == 0 {
+			if err != nil && tally.Games() == 0 {
 				if interrupted {
 					return &exitError{code: 130, err: errors.New("sim: interrupted before any game finished")}
 				}
 				return err
 			}
-			s := arena.Summarize(c, results)
+			s := tally.Summary(c)
 			s.Seconds, s.CPUSeconds, s.Workers = wall, cpu, c.Workers
 			if wall > 0 {
 				s.GamesPerS = float64(s.Games) / wall
@@ -124,7 +130,7 @@ the games finished before it are reported, then the error (exit 1).`,
 func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "games        %d (%s, %d tied)\n", s.Games, endings(s.Finished, s.Capped, s.Stalled, maxRounds), s.Ties)
-	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers\n", s.Seconds, s.CPUSeconds, s.Workers)
+	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %s\n", s.Seconds, s.CPUSeconds, plural(s.Workers, "worker"))
 	fmt.Fprintf(w, "speed        %.0f games/s, %.0f games per CPU-second\n", s.GamesPerS, s.GamesPerCS)
 	perGame := func(n int64) float64 { return float64(n) / max(1, float64(s.Games)) }
 	fmt.Fprintf(w, "rolls        %d (%.0f per game)\n", s.Rolls, perGame(s.Rolls))

@@ -81,6 +81,9 @@ before it are written and reported, then the error (exit 1).`,
 				jf    *os.File
 			)
 			if outDir != "" {
+				if err := checkOutDir(cmd, outDir); err != nil {
+					return err
+				}
 				lock, err := openTournamentDir(outDir)
 				if err != nil {
 					return err
@@ -262,8 +265,8 @@ func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary
 	}
 	fmt.Fprintf(w, "seating      %d entrants, each in every seat once per %d games; %s\n", len(s.Entrants), s.SeatCycle, order)
 	fmt.Fprintf(w, "games        %d (%s, %d tied and shared)\n", s.Games, endings(s.Finished, s.Capped, s.Stalled, s.MaxRounds), s.Ties)
-	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %d workers: %.0f games/s, %.0f games per CPU-second\n",
-		wall, cpu, t.Workers, float64(s.Games)/max(wall, 1e-9), float64(s.Games)/max(cpu, 1e-9))
+	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %s: %.0f games/s, %.0f games per CPU-second\n",
+		wall, cpu, plural(t.Workers, "worker"), float64(s.Games)/max(wall, 1e-9), float64(s.Games)/max(cpu, 1e-9))
 	fmt.Fprintf(w, "rounds       mean %.1f, median %.1f; %.0f decisions per game\n", s.RoundsMean, s.RoundsMedian, float64(tally.Decisions())/float64(s.Games))
 	fmt.Fprintf(w, "by seat     ")
 	for _, r := range s.Seats {

@@ -81,6 +81,86 @@ func TestLock(t *testing.T) {
 	l.Release()
 }
 
+// A clean release leaves no lock file behind: a writer's at once, the
+// readers' when the last of them goes.
+func TestReleaseRemoves(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, File)
+	gone := func(want bool, when string) {
+		t.Helper()
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) != want {
+			t.Errorf("%s: lock file gone %v, want %v (%v)", when, !want, want, err)
+		}
+	}
+	w, err := Exclusive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone(false, "while writing")
+	if err := w.Release(); err != nil {
+		t.Fatal(err)
+	}
+	gone(true, "after the writer")
+	r1, err := Shared(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Shared(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r1.Release(); err != nil {
+		t.Fatal(err)
+	}
+	gone(false, "while a reader stays")
+	if _, err := Exclusive(dir); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a writer while the other reader stays: %v", err)
+	}
+	if err := r2.Release(); err != nil {
+		t.Fatal(err)
+	}
+	gone(true, "after the last reader")
+	if err := os.Remove(dir); err != nil {
+		t.Errorf("the directory is not left empty: %v", err)
+	}
+}
+
+// A process that opened the lock file just before its holder removed
+// it, and locks it just after, holds a lock on a file no longer in the
+// directory: it must take the one there instead, or a third process
+// would lock a new file beside it.
+func TestLockAfterRemoval(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Exclusive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens := 0
+	testHookOpened = func() {
+		opens++
+		if opens == 1 {
+			if err := w.Release(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { testHookOpened = nil }()
+	l, err := Exclusive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if opens != 2 {
+		t.Errorf("%d opens, want 2: the removed file was not noticed", opens)
+	}
+	if _, err := Exclusive(dir); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a second writer beside the lock taken after a removal: %v", err)
+	}
+	if _, err := Shared(dir); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a reader beside the lock taken after a removal: %v", err)
+	}
+}
+
 // TestMain lets the test binary hold a directory's lock until it is
 // killed (DIRLOCK_HOLD=dir), as a run that dies holding it.
 func TestMain(m *testing.M) {

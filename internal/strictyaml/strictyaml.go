@@ -2,11 +2,18 @@
 // unknown keys and mistyped values are errors that name the file, the
 // line and the key path, and the line of every key can be recorded for
 // later validation messages.
+//
+// A document may hold at most MaxBytes, and a list decoded into a slice
+// type with a MaxLen method at most that many items: both are refused
+// before anything is built in proportion to them, so that a huge input
+// fails fast rather than after eating time and memory.
 package strictyaml
 
 import (
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -45,17 +52,17 @@ type Pos struct {
 type Positions map[string]Pos
 
 // Of returns where field, or the nearest enclosing key, was set; def when
-// none was recorded.
+// none was recorded. The document's top-level mapping is recorded as the
+// key path "", so that a top-level key it lacks is placed there.
 func (p Positions) Of(field string, def Pos) Pos {
 	for f := field; ; {
 		if q, ok := p[f]; ok {
 			return q
 		}
-		i := strings.LastIndexAny(f, ".[")
-		if i < 0 {
+		if f == "" {
 			return def
 		}
-		f = f[:i]
+		f = f[:max(strings.LastIndexAny(f, ".["), 0)]
 	}
 }
 
@@ -86,12 +93,50 @@ func (p Positions) overlay(later Positions, merged map[string]bool) {
 	maps.Copy(p, later)
 }
 
+// MaxBytes is the most a document may hold: 1 MiB is over a hundred
+// times the default rules, the largest document of the project, yet its
+// YAML tree (some 64 times the text) is parsed in a fraction of a second.
+const MaxBytes = 1 << 20
+
+// tooLarge is the error for a document over MaxBytes.
+func tooLarge(file string) error {
+	return &Error{File: file, Msg: fmt.Sprintf("larger than %d bytes (1 MiB), the most a document may hold", MaxBytes)}
+}
+
+// ReadFile reads the named file for Decode. A file over MaxBytes is
+// refused with an *Error after reading no more than MaxBytes+1 of it.
+func ReadFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxBytes {
+		return nil, tooLarge(name)
+	}
+	return data, nil
+}
+
+// A Limited type bounds the length of the lists decoded into it: a
+// longer list is refused before any of its items is decoded.
+type Limited interface {
+	MaxLen() int
+}
+
 // Decode decodes the YAML document data into v (a pointer to a struct)
 // strictly: every key must be named by v's yaml tags, every value of the
 // right type. Only keys present in data are set, so decoding a second
 // document over the first overlays it; lists and maps are replaced whole.
-// pos, when not nil, records where each key path was set.
+// pos, when not nil, records where each key path was set: the line of
+// the key, or of the list item.
 func Decode(file string, data []byte, v any, pos Positions) error {
+	if len(data) > MaxBytes {
+		return tooLarge(file)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return syntaxError(file, data, err)
@@ -172,16 +217,23 @@ func (d *strictDecoder) errf(n *yaml.Node, field, format string, args ...any) er
 }
 
 func (d *strictDecoder) record(path string, n *yaml.Node) {
-	if d.pos != nil && path != "" {
+	if d.pos != nil {
 		d.pos[path] = Pos{File: d.file, Line: n.Line}
 	}
 }
 
 func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error {
+	return d.decodeAt(n, n, v, path)
+}
+
+// decodeAt decodes n as decode does, at being where the document set it:
+// n's key in a mapping (a block list or mapping starts on the line after
+// its key), or n itself (a list item, an alias where it is used).
+func (d *strictDecoder) decodeAt(at, n *yaml.Node, v reflect.Value, path string) error {
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
-	d.record(path, n)
+	d.record(path, at)
 	if v.Type() == reflect.TypeOf(yaml.Node{}) {
 		v.Set(reflect.ValueOf(*n)) // kept raw, decoded by its owner
 		return nil
@@ -214,7 +266,7 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error
 			if !ok {
 				return d.errf(k, fp, "unknown key %q (known: %s)", key, strings.Join(fieldNames(v.Type()), ", "))
 			}
-			if err := d.decode(val, v.Field(idx), fp); err != nil {
+			if err := d.decodeAt(k, val, v.Field(idx), fp); err != nil {
 				return err
 			}
 		}
@@ -222,6 +274,9 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
 			return d.errf(n, path, "want a list, got %s", describe(n))
+		}
+		if l, ok := v.Interface().(Limited); ok && len(n.Content) > l.MaxLen() {
+			return d.errf(at, path, "at most %d items, got %d", l.MaxLen(), len(n.Content))
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, item := range n.Content {
@@ -243,7 +298,7 @@ func (d *strictDecoder) decode(n *yaml.Node, v reflect.Value, path string) error
 				return err
 			}
 			ev := reflect.New(v.Type().Elem()).Elem()
-			if err := d.decode(val, ev, joinPath(path, k.Value)); err != nil {
+			if err := d.decodeAt(k, val, ev, joinPath(path, k.Value)); err != nil {
 				return err
 			}
 			m.SetMapIndex(kv, ev)
