@@ -11,12 +11,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gopoly/gopoly/internal/dirlock"
+	"github.com/gopoly/gopoly/internal/jsonerr"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -344,22 +344,13 @@ func jsonFileError(path string, data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		line, col := jsonPos(data, se.Offset)
+		line, col := jsonerr.Pos(data, se.Offset)
 		return badDir("%s:%d:%d: %v", path, line, col, se)
 	case errors.As(err, &te) && te.Field != "":
-		line, _ := jsonPos(data, te.Offset)
-		return badDir("%s:%d: %s: want %s, got %s", path, line, te.Field, jsonWant(te.Type), te.Value)
+		line, _ := jsonerr.Pos(data, te.Offset)
+		return badDir("%s:%d: %s: want %s, got %s", path, line, te.Field, jsonerr.Want(te.Type), te.Value)
 	}
 	return badDir("%s: %v", path, err)
-}
-
-// jsonPos returns the line and column (from 1) of the byte before offset
-// in data: where encoding/json, which counts the bytes it has read,
-// stopped.
-func jsonPos(data []byte, offset int64) (line, col int) {
-	i := int(min(max(offset-1, 0), int64(len(data))))
-	line = 1 + bytes.Count(data[:i], []byte("\n"))
-	return line, i - bytes.LastIndexByte(data[:i], '\n')
 }
 
 // jsonKeyLine returns the line of key in the JSON object data, or the
@@ -370,14 +361,14 @@ func jsonKeyLine(data []byte, key string) int {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return 1
 	}
-	open, _ := jsonPos(data, dec.InputOffset())
+	open, _ := jsonerr.Pos(data, dec.InputOffset())
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			break
 		}
 		if tok == key {
-			line, _ := jsonPos(data, dec.InputOffset())
+			line, _ := jsonerr.Pos(data, dec.InputOffset())
 			return line
 		}
 		var skip json.RawMessage
@@ -386,24 +377,6 @@ func jsonKeyLine(data []byte, key string) int {
 		}
 	}
 	return open
-}
-
-// jsonWant says what JSON value a Go value of type t reads.
-func jsonWant(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return "true or false"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return "a number"
 }
 
 // recordJSON is a line of results.jsonl as read back, GameRecord with
@@ -464,7 +437,7 @@ func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord)
 		case errors.As(err, &se):
 			return &lineError{col: max(1, int(se.Offset)), msg: "not a game record: " + se.Error(), garbled: true}
 		case errors.As(err, &te) && te.Field != "":
-			return &lineError{field: te.Field, msg: fmt.Sprintf("want %s, got %s", jsonWant(te.Type), te.Value), garbled: true}
+			return &lineError{field: te.Field, msg: fmt.Sprintf("want %s, got %s", jsonerr.Want(te.Type), te.Value), garbled: true}
 		}
 		return &lineError{msg: "not a game record: " + err.Error(), garbled: true}
 	}

@@ -9,11 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gopoly/gopoly/internal/jsonerr"
 )
 
 // CheckpointFormat identifies the checkpoint layout.
@@ -309,44 +310,17 @@ func jsonError(data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		line, col := textPos(data, se.Offset)
+		line, col := jsonerr.Pos(data, se.Offset)
 		return fmt.Errorf("deal: checkpoint: line %d, column %d: %v", line, col, se)
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		// A json.Decoder reports the end of its input without an offset.
-		line, col := textPos(data, int64(len(data)))
+		line, col := jsonerr.Pos(data, int64(len(data)))
 		return fmt.Errorf("deal: checkpoint: line %d, column %d: unexpected end of JSON input", line, col)
 	case errors.As(err, &te) && te.Field != "":
-		line, _ := textPos(data, te.Offset)
-		return fmt.Errorf("deal: checkpoint field %s: want %s, got %s (line %d)", te.Field, jsonWant(te.Type), te.Value, line)
+		line, _ := jsonerr.Pos(data, te.Offset)
+		return fmt.Errorf("deal: checkpoint field %s: want %s, got %s (line %d)", te.Field, jsonerr.Want(te.Type), te.Value, line)
 	}
 	return fmt.Errorf("deal: checkpoint: %w", err)
-}
-
-// textPos returns the line and column (from 1) of the byte before offset
-// in data: where encoding/json, which counts the bytes it has read,
-// stopped.
-func textPos(data []byte, offset int64) (line, col int) {
-	i := int(min(max(offset-1, 0), int64(len(data))))
-	line = 1 + bytes.Count(data[:i], []byte("\n"))
-	return line, i - bytes.LastIndexByte(data[:i], '\n')
-}
-
-// jsonWant says what JSON value a Go value of type t reads.
-func jsonWant(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return "true or false"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice, reflect.Array:
-		return "a list"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return "a number"
 }
 
 // pushRaw appends to a slot's ring without counting an update or

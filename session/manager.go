@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/internal/jsonerr"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/wire"
 )
@@ -372,21 +373,14 @@ func strictJSON(data []byte, v any) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		line, col := lineCol(data, int64(len(data)))
+		line, col := jsonerr.Pos(data, int64(len(data)))
 		return fmt.Errorf("line %d, column %d: the document ends early", line, col)
 	case errors.As(err, &se):
-		line, col := lineCol(data, se.Offset)
+		line, col := jsonerr.Pos(data, se.Offset)
 		return fmt.Errorf("line %d, column %d: %w", line, col, err)
 	case errors.As(err, &te):
-		line, col := lineCol(data, te.Offset)
+		line, col := jsonerr.Pos(data, te.Offset)
 		return fmt.Errorf("line %d, column %d: field %s: %w", line, col, te.Field, err)
 	}
 	return err
-}
-
-// lineCol returns the 1-based line and column of a byte offset.
-func lineCol(data []byte, off int64) (int, int) {
-	off = min(max(off, 0), int64(len(data)))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	return line, int(off) - bytes.LastIndexByte(data[:off], '\n')
 }
