@@ -125,6 +125,34 @@ func (e *Experiment) Games() int { return e.Seeds.Count * len(e.Variants) }
 // is.
 func (e *Experiment) Game(k int) (variant, j int) { return k % len(e.Variants), k / len(e.Variants) }
 
+// ShardLayout is the version of the way games are dealt to shards,
+// recorded in run.json: a directory laid out otherwise cannot be resumed
+// or merged, since its games are not those its shard now plays.
+// Layout 1 (not recorded) gave game k of the run to shard k mod N,
+// which with as many shards as variants gave each shard one variant;
+// layout 2 deals seeds (ShardGame).
+const ShardLayout = 2
+
+// ShardGames returns how many games shard i of n plays: every variant on
+// each seed j with j mod n = i.
+func (e *Experiment) ShardGames(i, n int) int {
+	if i >= e.Seeds.Count {
+		return 0
+	}
+	return (e.Seeds.Count - i + n - 1) / n * len(e.Variants)
+}
+
+// ShardGame returns game k of the run that is game m of shard i of n.
+// Shards are dealt seeds rather than games, so that each plays every
+// variant (and the shards take about as long whatever the variants
+// cost) and keeps a seed's games under all variants together, as the
+// paired comparisons of common random numbers want them: game m of the
+// shard is variant m mod V on its seed number m / V.
+func (e *Experiment) ShardGame(i, n, m int) int {
+	nv := len(e.Variants)
+	return (i+m/nv*n)*nv + m%nv
+}
+
 // Fingerprint identifies what the experiment plays: two specs with the
 // same fingerprint play the same games (comments, layout and the
 // description do not count; the rules count in full, so a change in the

@@ -89,7 +89,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	e := exps[0]
 	// Each shard must be complete and in order.
 	for i, d := range byIdx {
-		info := RunInfo{Fingerprint: first.Fingerprint, Shard: i, Shards: shards, Games: ShardGames(e.Games(), i, shards)}
+		info := RunInfo{Fingerprint: first.Fingerprint, Shard: i, Shards: shards, Games: e.ShardGames(i, shards), Layout: ShardLayout}
 		n, err := countShard(filepath.Join(d, ResultsFile), e, info)
 		if err != nil {
 			return nil, RunInfo{}, err
@@ -100,7 +100,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 		}
 	}
 
-	whole := RunInfo{Experiment: e.Name, Fingerprint: first.Fingerprint, Shard: 0, Shards: 1, Games: e.Games()}
+	whole := RunInfo{Experiment: e.Name, Fingerprint: first.Fingerprint, Shard: 0, Shards: 1, Games: e.Games(), Layout: ShardLayout}
 	lock, err := prepareMergeDir(out, whole, dirs)
 	if err != nil {
 		return nil, RunInfo{}, err
@@ -109,8 +109,9 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	if err := writeFileAtomic(filepath.Join(out, SpecFile), e.Source); err != nil {
 		return nil, RunInfo{}, err
 	}
-	// Results: game k comes from shard k mod shards, whose lines are in
-	// order; so take one line from each shard in turn.
+	// Results: the games of seed j, one per variant, come from shard
+	// j mod shards, whose lines are in order; so take a seed's lines from
+	// each shard in turn.
 	readers := make([]*lineReader, shards)
 	for i, d := range byIdx {
 		r, err := openLines(filepath.Join(d, ResultsFile))
@@ -122,7 +123,8 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	}
 	err = writeThrough(filepath.Join(out, ResultsFile), func(w *bufio.Writer) error {
 		for k := range e.Games() {
-			line, err := readers[k%shards].next()
+			_, j := e.Game(k)
+			line, err := readers[j%shards].next()
 			if err != nil {
 				return err
 			}
@@ -185,13 +187,27 @@ func countShard(path string, e *Experiment, info RunInfo) (int, error) {
 
 // prepareMergeDir makes out ready for a merge, and locks it: new, empty,
 // or holding this experiment whole already (which the merge replaces). A
-// shard directory cannot be the output.
+// shard directory cannot be the output, but the shards may lie inside it
+// (OUT/shards/i merged into OUT, as a cluster lays them out) under a name
+// the merge does not write.
 func prepareMergeDir(out string, whole RunInfo, dirs []string) (*dirlock.Lock, error) {
 	abs, _ := filepath.Abs(out)
+	keep := map[string]bool{}
 	for _, d := range dirs {
-		if da, _ := filepath.Abs(d); da == abs {
+		da, _ := filepath.Abs(d)
+		if da == abs {
 			return nil, badDir("the output %s is one of the shards", out)
 		}
+		rel, err := filepath.Rel(abs, da)
+		if err != nil || !filepath.IsLocal(rel) {
+			continue // not inside out
+		}
+		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		switch top {
+		case SpecFile, RunFile, ResultsFile, SummaryFile, VariantsDir, "winrates.png", "winrates.svg":
+			return nil, badDir("the shard %s is inside the output %s, where the merge writes %s", d, out, top)
+		}
+		keep[top] = true
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
@@ -203,7 +219,7 @@ func prepareMergeDir(out string, whole RunInfo, dirs []string) (*dirlock.Lock, e
 	have, err := ReadRunInfo(out)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		err = checkEmpty(out, "no merge of this experiment")
+		err = checkEmptyBut(out, "no merge of this experiment", keep)
 	case err == nil && (have.Fingerprint != whole.Fingerprint || have.Shards != 1):
 		err = badDir("%s holds %s, not a merge of this experiment: give another --out", out, describeRun(have))
 	case err == nil:
@@ -228,15 +244,15 @@ func describeRun(info RunInfo) string {
 }
 
 // mergeTraces writes variant v's traces from the shards in game order.
-// Game j of the variant is game k = j*len(Variants)+v of the run, in
-// shard k mod shards, where its turns are consecutive lines.
+// Game j of the variant is in shard j mod shards, where its turns are
+// consecutive lines.
 func mergeTraces(e *Experiment, v int, byIdx []string, out string) error {
 	name := e.Variants[v].Name
 	readers := make([]*lineReader, len(byIdx))
 	for i, d := range byIdx {
 		r, err := openLines(filepath.Join(d, VariantsDir, name, TracesFile))
 		if errors.Is(err, os.ErrNotExist) {
-			continue // a shard without games of this variant
+			continue // a shard without games: more shards than seeds
 		}
 		if err != nil {
 			return err
@@ -249,7 +265,7 @@ func mergeTraces(e *Experiment, v int, byIdx []string, out string) error {
 	}
 	return writeThrough(filepath.Join(out, VariantsDir, name, TracesFile), func(w *bufio.Writer) error {
 		for j := range e.Seeds.Count {
-			i := (j*len(e.Variants) + v) % len(byIdx)
+			i := j % len(byIdx)
 			r := readers[i]
 			if r == nil {
 				return badDir("%s: no traces of variant %s", byIdx[i], name)

@@ -72,23 +72,16 @@ type RunInfo struct {
 	Fingerprint string `json:"fingerprint"`
 	Shard       int    `json:"shard"`
 	Shards      int    `json:"shards"`
-	Games       int    `json:"games"` // the games of this shard
-}
-
-// ShardGames returns how many of total games shard i of n plays: those
-// whose index k has k mod n = i.
-func ShardGames(total, i, n int) int {
-	if i >= total {
-		return 0
-	}
-	return (total - i + n - 1) / n
+	Games       int    `json:"games"`        // the games of this shard
+	Layout      int    `json:"shard_layout"` // ShardLayout
 }
 
 // RunOptions say where and how to run an experiment.
 type RunOptions struct {
 	Dir string
-	// Shard and Shards: this run plays the games k of the experiment
-	// with k mod Shards = Shard (Shards 0 means 1).
+	// Shard and Shards: this run plays every variant on the seeds j of
+	// the experiment with j mod Shards = Shard (Shards 0 means 1); see
+	// Experiment.ShardGame.
 	Shard, Shards int
 	Workers       int // 0: all cores
 	// Progress, if set, is called after each game with the games of the
@@ -129,7 +122,7 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		return RunReport{}, fmt.Errorf("arena: shard %d/%d: want 0 <= shard < shards", o.Shard, o.Shards)
 	}
 	info := RunInfo{Experiment: e.Name, Fingerprint: e.fingerprint, Shard: o.Shard, Shards: o.Shards,
-		Games: ShardGames(e.Games(), o.Shard, o.Shards)}
+		Games: e.ShardGames(o.Shard, o.Shards), Layout: ShardLayout}
 	rep := RunReport{Info: info}
 	// A directory that is not this program's is refused before the
 	// lock file goes into it; prepareDir checks again under the lock.
@@ -191,7 +184,7 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 			workers[t] = wk
 		}
 		mu.Unlock()
-		return wk.play(e, info.Shard+(done+idx)*info.Shards)
+		return wk.play(e, e.ShardGame(info.Shard, info.Shards, done+idx))
 	}
 	writeFailed := false
 	emit := func(_ int, g gameOut) error {
@@ -265,10 +258,19 @@ func (e *Experiment) prepareDir(dir string, info RunInfo) error {
 
 // checkEmpty refuses a directory that holds anything (but a lock file):
 // what holds says what it lacks to be reused.
-func checkEmpty(dir, holds string) error {
-	names, err := dirlock.Entries(dir)
+func checkEmpty(dir, holds string) error { return checkEmptyBut(dir, holds, nil) }
+
+// checkEmptyBut is checkEmpty with the entries keep left out.
+func checkEmptyBut(dir, holds string, keep map[string]bool) error {
+	all, err := dirlock.Entries(dir)
 	if err != nil {
 		return err
+	}
+	var names []string
+	for _, n := range all {
+		if !keep[n] {
+			names = append(names, n)
+		}
 	}
 	if len(names) == 0 {
 		return nil
@@ -281,7 +283,8 @@ func checkEmpty(dir, holds string) error {
 }
 
 // ReadRunInfo reads a directory's run.json. A key missing, or a value no
-// run writes, is an error naming the line and the key (ErrBadDir).
+// run writes, is an error naming the line and the key (ErrBadDir); so is
+// a shard layout other than ShardLayout.
 func ReadRunInfo(dir string) (RunInfo, error) {
 	var info RunInfo
 	path := filepath.Join(dir, RunFile)
@@ -296,9 +299,19 @@ func ReadRunInfo(dir string) (RunInfo, error) {
 		Shard       *int    `json:"shard"`
 		Shards      *int    `json:"shards"`
 		Games       *int    `json:"games"`
+		Layout      *int    `json:"shard_layout"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return info, jsonFileError(path, data, err)
+	}
+	// Before the other keys: a directory of another layout holds its
+	// games in another order, so nothing in it can be used, however
+	// well formed.
+	switch {
+	case f.Layout == nil || *f.Layout < ShardLayout:
+		return info, badDir("%s: made by an older gopoly with another shard layout: run it again", dir)
+	case *f.Layout > ShardLayout:
+		return info, badDir("%s: made by a newer gopoly with another shard layout (%d): use that gopoly", dir, *f.Layout)
 	}
 	bad := func(key, format string, args ...any) error {
 		return badDir("%s:%d: %s: %s", path, jsonKeyLine(data, key), key, fmt.Sprintf(format, args...))
@@ -311,7 +324,7 @@ func ReadRunInfo(dir string) (RunInfo, error) {
 			return info, bad(k.key, "missing")
 		}
 	}
-	info = RunInfo{Experiment: *f.Experiment, Fingerprint: *f.Fingerprint, Shard: *f.Shard, Shards: *f.Shards, Games: *f.Games}
+	info = RunInfo{Experiment: *f.Experiment, Fingerprint: *f.Fingerprint, Shard: *f.Shard, Shards: *f.Shards, Games: *f.Games, Layout: *f.Layout}
 	switch {
 	case info.Shards < 1:
 		return info, bad("shards", "%d: want 1 or more", info.Shards)
@@ -326,7 +339,7 @@ func ReadRunInfo(dir string) (RunInfo, error) {
 // checkRunGames checks that the games a directory's run.json (have)
 // counts are those the experiment gives that shard.
 func (e *Experiment) checkRunGames(dir string, have RunInfo) error {
-	want := ShardGames(e.Games(), have.Shard, have.Shards)
+	want := e.ShardGames(have.Shard, have.Shards)
 	if have.Games == want {
 		return nil
 	}
@@ -456,7 +469,7 @@ func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord)
 	if m >= info.Games {
 		return &lineError{msg: fmt.Sprintf("more lines than the %d games of the shard", info.Games)}
 	}
-	v, j := e.Game(info.Shard + m*info.Shards)
+	v, j := e.Game(e.ShardGame(info.Shard, info.Shards, m))
 	va := &e.Variants[v]
 	if *r.Variant != va.Name || *r.Game != j {
 		return &lineError{msg: fmt.Sprintf("game %d of variant %q where game %d of %q belongs", *r.Game, *r.Variant, j, va.Name)}
@@ -565,7 +578,7 @@ func (e *Experiment) openTraces(dir string, v int, info RunInfo, done int, warn 
 	// the shard's order; count them.
 	want := 0
 	for m := range done {
-		if vv, _ := e.Game(info.Shard + m*info.Shards); vv == v {
+		if vv, _ := e.Game(e.ShardGame(info.Shard, info.Shards, m)); vv == v {
 			want++
 		}
 	}

@@ -298,7 +298,8 @@ func TestExperimentWorkersAndShards(t *testing.T) {
 	for i := range 3 {
 		d := filepath.Join(root, fmt.Sprintf("shard%d", i))
 		rep := mustRun(t, e, RunOptions{Dir: d, Shard: i, Shards: 3, Workers: 2})
-		if rep.Info.Games != ShardGames(14, i, 3) || rep.Played != rep.Info.Games {
+		// Seeds 0, 3 and 6; 1 and 4; 2 and 5: each with both variants.
+		if want := []int{6, 4, 4}[i]; rep.Info.Games != want || e.ShardGames(i, 3) != want || rep.Played != want {
 			t.Fatalf("shard %d: %+v", i, rep)
 		}
 		shards = append(shards, d)
@@ -324,6 +325,127 @@ func TestExperimentWorkersAndShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameTree(t, "merged twice", one, merged)
+}
+
+// Shards are dealt seeds, not games: with two variants and two shards
+// each shard plays both variants on its own seeds (the old layout gave
+// each shard one variant), keeps a seed's pair of games together, and
+// the merge is byte for byte the single run.
+func TestExperimentShardsPairSeeds(t *testing.T) {
+	e := mustParse(t, smallSpec("full", 5))
+	root := t.TempDir()
+	one, merged := filepath.Join(root, "one"), filepath.Join(root, "merged")
+	mustRun(t, e, RunOptions{Dir: one, Workers: 1})
+	var shards []string
+	for i := range 2 {
+		d := filepath.Join(root, fmt.Sprintf("shard%d", i))
+		mustRun(t, e, RunOptions{Dir: d, Shard: i, Shards: 2, Workers: 2})
+		shards = append(shards, d)
+		data, err := os.ReadFile(filepath.Join(d, ResultsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds := map[string][]int{} // variant -> its games in the shard
+		for _, line := range bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			var rec GameRecord
+			if err := json.Unmarshal(line, &rec); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Game%2 != i {
+				t.Errorf("shard %d/2 plays game %d of %s: seed number %d is shard %d's", i, rec.Game, rec.Variant, rec.Game, rec.Game%2)
+			}
+			seeds[rec.Variant] = append(seeds[rec.Variant], rec.Game)
+		}
+		if len(seeds["mixed"]) == 0 || !slices.Equal(seeds["mixed"], seeds["duel"]) {
+			t.Errorf("shard %d/2: games %v of mixed, %v of duel; want the same seeds under both", i, seeds["mixed"], seeds["duel"])
+		}
+	}
+	if _, _, err := MergeExperiment([]string{shards[1], shards[0]}, merged); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "2 shards merged vs 1 run", one, merged)
+
+	// Merged into the directory that holds them, as on a cluster:
+	// OUT/shards/i into OUT.
+	nest := filepath.Join(root, "nest")
+	var inner []string
+	for i, d := range shards {
+		in := filepath.Join(nest, "shards", fmt.Sprint(i))
+		if err := os.CopyFS(in, os.DirFS(d)); err != nil {
+			t.Fatal(err)
+		}
+		inner = append(inner, in)
+	}
+	for range 2 { // and again, over the first merge
+		if _, _, err := MergeExperiment(inner, nest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, got := readTree(t, one), readTree(t, nest)
+	for name, data := range got {
+		if strings.HasPrefix(name, "shards"+string(filepath.Separator)) {
+			continue
+		}
+		if !bytes.Equal(data, want[name]) {
+			t.Errorf("merged into the shards' parent: %s differs or is extra", name)
+		}
+		delete(want, name)
+	}
+	for name := range want {
+		t.Errorf("merged into the shards' parent: no %s", name)
+	}
+
+	// More shards than seeds: the last plays nothing, and still merges.
+	var many []string
+	for i := range 6 {
+		d := filepath.Join(root, fmt.Sprintf("of6-%d", i))
+		if rep := mustRun(t, e, RunOptions{Dir: d, Shard: i, Shards: 6, Workers: 1}); rep.Info.Games != 2*min(1, 5-i) {
+			t.Errorf("shard %d/6: %d games", i, rep.Info.Games)
+		}
+		many = append(many, d)
+	}
+	merged6 := filepath.Join(root, "merged6")
+	if _, _, err := MergeExperiment(many, merged6); err != nil {
+		t.Fatal(err)
+	}
+	sameTree(t, "6 shards merged vs 1 run", one, merged6)
+}
+
+// Directories of the old layout (no shard_layout in run.json, or 1) are
+// refused by resume, merge and show: their games are in another order.
+func TestExperimentOldShardLayout(t *testing.T) {
+	e := mustParse(t, smallSpec("stats", 3))
+	root := t.TempDir()
+	var shards []string
+	for i := range 2 {
+		d := filepath.Join(root, fmt.Sprintf("shard%d", i))
+		mustRun(t, e, RunOptions{Dir: d, Shard: i, Shards: 2})
+		shards = append(shards, d)
+	}
+	runPath := filepath.Join(shards[1], RunFile)
+	good, _ := os.ReadFile(runPath)
+	const msg = "made by an older gopoly with another shard layout: run it again"
+	for _, c := range []struct{ name, to string }{
+		{"no layout", ""},
+		{"layout 1", `,
+  "shard_layout": 1`},
+	} {
+		old := bytes.Replace(good, []byte(`,
+  "shard_layout": 2`), []byte(c.to), 1)
+		if bytes.Equal(old, good) {
+			t.Fatalf("run.json holds no shard_layout 2:\n%s", good)
+		}
+		os.WriteFile(runPath, old, 0o644)
+		if _, err := e.Run(context.Background(), RunOptions{Dir: shards[1], Shard: 1, Shards: 2}); !errors.Is(err, ErrBadDir) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: resume: %v", c.name, err)
+		}
+		if _, _, err := MergeExperiment(shards, filepath.Join(root, "merged")); !errors.Is(err, ErrBadDir) || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: merge: %v", c.name, err)
+		}
+		if _, _, err := OpenExperimentDir(shards[1]); !errors.Is(err, ErrBadDir) || !strings.Contains(err.Error(), shards[1]+": "+msg) {
+			t.Errorf("%s: open: %v", c.name, err)
+		}
+	}
 }
 
 // A run stopped part way keeps a prefix of the games, and resuming it
@@ -451,7 +573,7 @@ func TestExperimentDirChecks(t *testing.T) {
 	}{
 		{"missing", []string{s0, s2}, "missing shard 1/3"},
 		{"twice", []string{s0, s1, s1, s2}, "shard 1/3 given twice"},
-		{"unfinished", []string{s0, shard(e, 1, 3, 1), s2}, "has 1 of its 3 games"},
+		{"unfinished", []string{s0, shard(e, 1, 3, 1), s2}, "has 1 of its 2 games"},
 		{"another experiment", []string{s0, shard(other, 1, 3, 99), s2}, "another experiment"},
 		{"another split", []string{s0, shard(e, 1, 2, 99), s2}, "different splits"},
 		{"output is a shard", []string{s0, s1, s2, out}, "not an experiment directory"},

@@ -29,7 +29,7 @@ behaviour metrics, and plots to a directory. Runs can be split into shards
 that run anywhere and merge to the same files as one run; a stopped run
 resumes where it stopped.`,
 	}
-	cmd.AddCommand(newExperimentRunCmd(), newExperimentMergeCmd(), newExperimentShowCmd())
+	cmd.AddCommand(newExperimentRunCmd(), newExperimentMergeCmd(), newExperimentShowCmd(), newExperimentManifestCmd(), newExperimentSubmitCmd(), newExperimentStatusCmd())
 	return cmd
 }
 
@@ -80,8 +80,8 @@ func newExperimentRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run SPEC.yaml",
 		Short: "Run an experiment (or one shard of it), resuming what a stopped run left",
-		Long: `Plays the games of the spec, or with --shard i/N those games k of the run
-with k mod N = i, into --out (default runs/NAME, runs/NAME-shard-i-of-N).
+		Long: `Plays the games of the spec, or with --shard i/N every variant on the seeds
+j with j mod N = i, into --out (default runs/NAME, runs/NAME-shard-i-of-N).
 Ctrl-C stops cleanly, keeping the finished games (exit 130); running the
 same command again resumes. The directory then holds spec.yaml, run.json,
 results.jsonl, summary.json, winrates.png/svg and variants/NAME/
@@ -183,7 +183,7 @@ run with an error (exit 1), keeping the games before it.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "output directory (default runs/NAME, or runs/NAME-shard-i-of-N)")
-	f.StringVar(&shard, "shard", "", "run only shard i of N (i/N, from 0/N to N-1/N): the games k with k mod N = i")
+	f.StringVar(&shard, "shard", "", "run only shard i of N (i/N, from 0/N to N-1/N): every variant on the seeds j with j mod N = i")
 	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd

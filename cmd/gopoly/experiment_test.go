@@ -171,6 +171,12 @@ func TestExperimentCLI(t *testing.T) {
 			if _, stderr, code := experimentRun(t, "run", spec, "--out", d, "--shard", s, "--workers", "1"); code != 0 {
 				t.Fatalf("shard %s: exit %d: %s", s, code, stderr)
 			}
+			// Shards are dealt seeds: each plays both variants.
+			stdout, _, _ := experimentRun(t, "show", d, "--json")
+			var sj showJSON
+			if err := json.Unmarshal([]byte(stdout), &sj); err != nil || len(sj.Variants) != 2 || sj.Variants[0].Games != 3 || sj.Variants[1].Games != 3 {
+				t.Errorf("shard %s: %v, %s; want 3 games of each variant", s, err, stdout)
+			}
 			shards = append(shards, d)
 		}
 		merged := filepath.Join(dir, "merged")

@@ -511,7 +511,7 @@ func TestDamagedRunFiles(t *testing.T) {
 		{"shard out of range", editRun(`"shard": 0`, `"shard": 4`), true, runPath + ":4: shard: 4"},
 		{"games missing", editRun(`,
   "games": 12`, ""), true, runPath + ":1: games: missing"},
-		{"run.json cut short", editRun(`"games": 12`, `"games": `), true, runPath + ":7:1: invalid character '}'"},
+		{"run.json cut short", editRun(`"shard_layout": 2`, `"shard_layout": `), true, runPath + ":8:1: invalid character '}'"},
 		{"results missing", func() { os.Remove(resPath) }, false, resPath + ": missing"},
 	} {
 		restore()

@@ -122,7 +122,7 @@ func TestHelpListsCommands(t *testing.T) {
 		}
 	}
 	// The subcommands are listed in their parents' help.
-	for parent, subs := range map[string][]string{"deal": {"train", "eval", "play", "bench"}, "experiment": {"run", "merge", "show"}, "sessions": {"delete"}, "configs": {"save", "show", "delete"}} {
+	for parent, subs := range map[string][]string{"deal": {"train", "eval", "play", "bench"}, "experiment": {"run", "merge", "show", "manifest", "submit", "status"}, "sessions": {"delete"}, "configs": {"save", "show", "delete"}} {
 		stdout, _, code := inProcess(parent, "--help")
 		for _, s := range subs {
 			if code != 0 || !strings.Contains(stdout, "\n  "+s+" ") {
