@@ -47,6 +47,17 @@ func openSQLite(ctx context.Context, dir, sync string, logger *slog.Logger) (*db
 		return nil, fmt.Errorf("store: data directory: %w", err)
 	}
 	path := filepath.Join(dir, dbFile)
+	// Two processes opening a new data directory at once would both run
+	// the first migration and one would fail on the tables the other made
+	// (goose has no SQLite locker, and a SQLite lock cannot be held on the
+	// connection goose migrates with), and the first connection's switch
+	// to WAL takes a lock for which SQLite may answer SQLITE_BUSY at once
+	// rather than wait: a file lock keeps both in turn.
+	unlock, err := lockDir(filepath.Join(dir, lockFile))
+	if err != nil {
+		return nil, fmt.Errorf("store: lock %s: %w", dir, err)
+	}
+	defer unlock()
 	sdb, err := sql.Open("sqlite", sqliteDSN(path, sync))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
@@ -59,18 +70,7 @@ func openSQLite(ctx context.Context, dir, sync string, logger *slog.Logger) (*db
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	// Two processes opening a new data directory at once would both run
-	// the first migration and one would fail on the tables the other made;
-	// goose has no SQLite locker, and a SQLite lock cannot be held on the
-	// connection goose migrates with, so a file lock keeps them in turn.
-	unlock, err := lockDir(filepath.Join(dir, lockFile))
-	if err != nil {
-		sdb.Close()
-		return nil, fmt.Errorf("store: lock %s: %w", dir, err)
-	}
-	err = migrate(ctx, sdb, goose.DialectSQLite3, nil, logger)
-	unlock()
-	if err != nil {
+	if err := migrate(ctx, sdb, goose.DialectSQLite3, nil, logger); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
