@@ -135,9 +135,7 @@ func (t *table) play(ctx context.Context) error {
 		st := t.s.Status()
 		switch {
 		case st.Over:
-			g := t.s.Game()
-			labels := t.log.labels
-			t.log.standings(standings(g, t.names, labels, t.s.Setup().Seed, t.rounds.outRound))
+			t.log.standings(standings(t.s.Game(), t.names, t.log.labels, t.s.Setup().Seed, t.rounds.outRound))
 			return nil
 		case st.Waiting >= 0:
 			tok, ok := t.people[st.Waiting]

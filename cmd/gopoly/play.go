@@ -44,7 +44,7 @@ func newPlayCmd(opts playOptions) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Play one Monopoly game between bots and show it move by move",
+		Short: "Play one Monopoly game, between bots or with you at the table (--seats human,...)",
 		Long: `Plays one game between bots and prints what happens, turn by turn with a
 header for each round: rolls, moves, purchases, auctions, rents, cards,
 buildings, trades and bankruptcies, then the final standings and the
@@ -56,7 +56,14 @@ lines instead, then one standings object (kind "standings").
 
 Players that talk (the personalities shark, professor, hustler and turtle)
 say what they do at the table; --thoughts also shows their private
-thoughts, and the cash limits of sealed offers, as a research view would.`,
+thoughts, and the cash limits of sealed offers, as a research view would.
+
+With --seats, people sit at the table too: --seats human,shark,professor,hustler
+puts you in seat 1 against three personalities. At each of your decisions
+you see the question and the legal answers as a numbered menu; answer by
+number or type the move (? lists the forms; t builds a trade, b shows the
+board). The game is a session, stored as it is played (--data, --db):
+quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if sp.seats != "" || sp.resume != "" {
