@@ -10,7 +10,11 @@ import (
 // one or more commands separated by ";":
 //
 //	ADVANCE_TO <square> [RENT xN | RENT DICE xN]
-//	    square: a board index, a quoted name, or NEAREST street|railroad|utility.
+//	    square: a board index, a quoted name, NEAREST street|railroad|utility,
+//	    or NEXT unowned|rent_owed [OR NEXT unowned|rent_owed]: the next
+//	    property ahead that nobody owns, or that another player owns and
+//	    charges rent on (not mortgaged), trying the second when there is
+//	    no first; with neither, the player stays where it is.
 //	    Passing GO on the way pays the salary; landing resolves the square.
 //	    RENT xN multiplies the rent owed there; RENT DICE xN charges a fresh
 //	    roll times N instead of the usual rent.
@@ -54,11 +58,32 @@ func (c OpCode) String() string {
 type Op struct {
 	Code    OpCode
 	A, B    int        // amounts, square, steps, deck, percent: per command
-	Nearest SquareKind // ADVANCE_TO NEAREST: the kind sought (valid when A < 0)
-	Each    bool       // PAY/RECEIVE EACH
-	RentMul int        // ADVANCE_TO ... RENT xN (0: normal rent)
-	DiceMul int        // ADVANCE_TO ... RENT DICE xN (0: none)
+	Nearest SquareKind // ADVANCE_TO NEAREST: the kind sought (valid when A == targetNearest)
+	// ADVANCE_TO NEXT: the property sought, and the one sought when
+	// there is none (valid when A == targetNext; NextNone: no fallback).
+	Next, OrNext Next
+	Each         bool // PAY/RECEIVE EACH
+	RentMul      int  // ADVANCE_TO ... RENT xN (0: normal rent)
+	DiceMul      int  // ADVANCE_TO ... RENT DICE xN (0: none)
 }
+
+// Targets of ADVANCE_TO other than a square, in Op.A.
+const (
+	targetNearest = -1
+	targetNext    = -2
+)
+
+// Next is what ADVANCE_TO NEXT looks for.
+type Next uint8
+
+// The properties ADVANCE_TO NEXT looks for.
+const (
+	NextNone     Next = iota
+	NextUnowned       // a property nobody owns
+	NextRentOwed      // a property another player owns and charges rent on
+)
+
+var nextNames = [...]string{"", "unowned", "rent_owed"}
 
 type dslToken struct {
 	text string
@@ -170,6 +195,20 @@ func (p *dslParser) keyword(w string) bool {
 	return false
 }
 
+// nextTarget reads what NEXT looks for: unowned or rent_owed.
+func (p *dslParser) nextTarget() (Next, error) {
+	t, err := p.next("unowned or rent_owed")
+	if err != nil {
+		return NextNone, err
+	}
+	for i, n := range nextNames {
+		if i > 0 && !t.str && t.text == n {
+			return Next(i), nil
+		}
+	}
+	return NextNone, p.errAt(t, "NEXT takes unowned or rent_owed, got %q", t.text)
+}
+
 // multiplier parses "xN".
 func (p *dslParser) multiplier() (int, error) {
 	t, err := p.next("a multiplier such as x2")
@@ -232,12 +271,26 @@ func (p *dslParser) command() (Op, error) {
 	op := Op{Code: OpCode(code)}
 	switch op.Code {
 	case OpAdvanceTo:
-		if p.keyword("NEAREST") {
+		if p.keyword("NEXT") {
+			op.A = targetNext
+			if op.Next, err = p.nextTarget(); err != nil {
+				return op, err
+			}
+			if p.keyword("OR") {
+				if !p.keyword("NEXT") {
+					t, _ := p.peek()
+					return op, p.errAt(t, "OR takes NEXT unowned or NEXT rent_owed, got %q", t.text)
+				}
+				if op.OrNext, err = p.nextTarget(); err != nil {
+					return op, err
+				}
+			}
+		} else if p.keyword("NEAREST") {
 			k, err := p.next("street, railroad or utility")
 			if err != nil {
 				return op, err
 			}
-			op.A = -1
+			op.A = targetNearest
 			switch k.text {
 			case "street":
 				op.Nearest = KindStreet

@@ -234,6 +234,7 @@ func FuzzRules(f *testing.F) {
 		{"max_rounds: 10", `ADVANCE_TO "Boardwalk"`},
 		{"{}", "ADVANCE_TO NEAREST railroad RENT x2"},
 		{"starting_cash: abc", "ADVANCE_TO NEAREST utility RENT DICE x10"},
+		{"{}", "ADVANCE_TO NEXT unowned OR NEXT rent_owed RENT x2"},
 		{"foo: 1", "TAX 200 OR 10%"},
 		{"income_tax: progressive", "KEEP"},
 		{"jail_fine: -5", "DRAW chance"},

@@ -419,10 +419,17 @@ func (g *Game) runOp(t *task) {
 	switch op.Code {
 	case OpAdvanceTo:
 		target := op.A
-		if target < 0 {
+		switch target {
+		case targetNearest:
 			target = g.nearest(int(g.p[pl].Pos), op.Nearest)
+		case targetNext:
+			if target = g.nextProperty(pl, op.Next); target < 0 && op.OrNext != NextNone {
+				target = g.nextProperty(pl, op.OrNext)
+			}
 		}
-		g.advanceTo(pl, target, op.RentMul, op.DiceMul)
+		if target >= 0 { // -1: nothing sought is left on the board, and the player stays
+			g.advanceTo(pl, target, op.RentMul, op.DiceMul)
+		}
 	case OpTranslate:
 		g.moveBy(pl, op.A)
 	case OpPay:
@@ -497,6 +504,31 @@ func (g *Game) drawCard(p int8, d int) {
 }
 
 // nearest returns the first square of the kind ahead of from.
+// nextProperty returns the first property ahead of player pl that is
+// what want says, or -1 when there is none.
+func (g *Game) nextProperty(pl int8, want Next) int {
+	n := len(g.rules.Squares)
+	from := int(g.p[pl].Pos)
+	for k := 1; k < n; k++ {
+		sq := (from + k) % n
+		if !g.rules.Squares[sq].Ownable() {
+			continue
+		}
+		o := g.owner[sq]
+		switch want {
+		case NextUnowned:
+			if o < 0 {
+				return sq
+			}
+		case NextRentOwed:
+			if o >= 0 && o != pl && !g.p[o].Bankrupt && !g.Mortgaged(sq) {
+				return sq
+			}
+		}
+	}
+	return -1
+}
+
 func (g *Game) nearest(from int, kind SquareKind) int {
 	n := len(g.rules.Squares)
 	for k := 1; k <= n; k++ {
