@@ -28,9 +28,8 @@ type Session struct {
 	g       *monopoly.Game
 	driver  agent.Driver
 	log     []Entry
-	actions []monopoly.Action // log[i]'s action, decoded
-	stored  int               // log entries durable in the store
-	events  []event           // every event of the play: its sequence number is its index
+	stored  int     // log entries durable in the store
+	events  []event // every event of the play: its sequence number is its index
 	digest  *wire.Digest
 	turns   []Turn
 	// stale is set when the session here no longer matches the store (a
@@ -187,18 +186,12 @@ func (s *Session) add(e monopoly.Event, entry int) {
 // driver's Applied hook, so bots' answers and submitted ones are logged
 // alike.
 func (s *Session) applied(g *monopoly.Game, seat int, ans agent.Answer) error {
-	a := ans.Action
-	if a.Offer != nil { // the action is the answerer's; the log keeps its own copy
-		o := *a.Offer
-		a.Offer = &o
-	}
-	raw, err := wire.EncodeAction(s.c.rules, a)
+	raw, err := wire.EncodeAction(s.c.rules, ans.Action)
 	if err != nil {
 		return err
 	}
 	i := len(s.log)
 	s.log = append(s.log, Entry{Seat: seat, Action: raw, Speech: ans.Speech, Thought: ans.Thought, By: s.setup.Seats[seat].by(), At: s.m.now()})
-	s.actions = append(s.actions, a)
 	for _, e := range g.TakeEvents() {
 		s.add(e, i)
 	}
