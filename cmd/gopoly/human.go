@@ -88,9 +88,7 @@ func (t *table) skip() error {
 	if err != nil {
 		return err
 	}
-	for _, e := range evs {
-		t.rounds.note([]monopoly.Event{e.Engine})
-	}
+	t.rounds.note(engineEvents(evs))
 	t.seq = next
 	t.log.round = t.rounds.round
 	return nil
@@ -107,15 +105,18 @@ func (t *table) show() error {
 	if err != nil {
 		return err
 	}
-	var shown []monopoly.Event
-	for _, e := range evs {
-		if e.Engine.Kind == monopoly.EvSpeech && e.Engine.Speech == "" && e.Engine.Thought == "" {
-			continue // words this viewer may not read
-		}
-		shown = append(shown, e.Engine)
-	}
-	t.log.events(snapshotState(p.View), shown, t.rounds.note(shown))
+	engine := engineEvents(evs)
+	t.log.events(snapshotState(p.View), engine, t.rounds.note(engine))
 	return nil
+}
+
+// engineEvents are the engine's values of a history's events.
+func engineEvents(evs []session.Event) []monopoly.Event {
+	out := make([]monopoly.Event, len(evs))
+	for i, e := range evs {
+		out[i] = e.Engine
+	}
+	return out
 }
 
 // snapshotState is a view of the game as the text log reads it.

@@ -466,6 +466,9 @@ func (l *textPlayLog) events(g tableState, evs []monopoly.Event, rounds []int) {
 }
 
 func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
+	if e.Kind == monopoly.EvSpeech && e.Speech == "" && e.Thought == "" {
+		return // words this viewer may not read: nothing to show, not even a line break
+	}
 	switch e.Kind {
 	case monopoly.EvMove:
 		to := l.rules.Squares[e.Square].Name
