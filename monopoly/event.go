@@ -298,30 +298,35 @@ func (r *Rules) DescribeOffer(o TradeOffer, names []string) string {
 
 // describeSides renders what each side of a trade gives.
 func (r *Rules) describeSides(o TradeOffer) string {
-	side := func(squares uint64, cash int64, cards uint8) string {
-		var parts []string
-		for m := squares; m != 0; m &= m - 1 {
-			parts = append(parts, r.Squares[popLowest(m)].Name)
-		}
-		if cash > 0 {
-			parts = append(parts, fmt.Sprintf("$%d", cash))
-		}
-		switch n := bits.OnesCount8(cards); n {
-		case 0:
-		case 1:
-			parts = append(parts, "a Get Out of Jail Free card")
-		default:
-			parts = append(parts, fmt.Sprintf("%d Get Out of Jail Free cards", n))
-		}
-		switch len(parts) {
-		case 0:
-			return "nothing"
-		case 1:
-			return parts[0]
-		}
-		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	dollars := func(n int64) string { return fmt.Sprintf("$%d", n) }
+	return fmt.Sprintf("gives %s for %s", r.DescribeSide(o.GiveSquares, o.GiveCash, o.GiveCards, dollars),
+		r.DescribeSide(o.GetSquares, o.GetCash, o.GetCards, dollars))
+}
+
+// DescribeSide lists one side of a trade: "Reading Railroad, Baltic
+// Avenue and $110", "nothing" when empty; money writes the cash.
+func (r *Rules) DescribeSide(squares uint64, cash int64, cards uint8, money func(int64) string) string {
+	var parts []string
+	for m := squares; m != 0; m &= m - 1 {
+		parts = append(parts, r.Squares[popLowest(m)].Name)
 	}
-	return fmt.Sprintf("gives %s for %s", side(o.GiveSquares, o.GiveCash, o.GiveCards), side(o.GetSquares, o.GetCash, o.GetCards))
+	if cash > 0 {
+		parts = append(parts, money(cash))
+	}
+	switch n := bits.OnesCount8(cards); n {
+	case 0:
+	case 1:
+		parts = append(parts, "a Get Out of Jail Free card")
+	default:
+		parts = append(parts, fmt.Sprintf("%d Get Out of Jail Free cards", n))
+	}
+	switch len(parts) {
+	case 0:
+		return "nothing"
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // MarshalJSON writes an event with its kind by name and only the fields

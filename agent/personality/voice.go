@@ -500,35 +500,11 @@ func (p *Player) sides(me int) (in, out string) {
 	if r.DealProtocol == monopoly.DealsSealed {
 		o.GiveCash, o.GetCash = 0, 0 // sealed: the words never give a limit away
 	}
-	give := describe(r, o.GiveSquares, o.GiveCash, o.GiveCards)
-	get := describe(r, o.GetSquares, o.GetCash, o.GetCards)
+	say := func(n int64) string { return money(int(n)) }
+	give := r.DescribeSide(o.GiveSquares, o.GiveCash, o.GiveCards, say)
+	get := r.DescribeSide(o.GetSquares, o.GetCash, o.GetCards, say)
 	if int(o.To) == me {
 		return give, get
 	}
 	return get, give
-}
-
-// describe lists a side of a trade: "Reading Railroad, Baltic Avenue and $110".
-func describe(r *monopoly.Rules, squares uint64, cash int64, cards uint8) string {
-	var parts []string
-	for m := squares; m != 0; m &= m - 1 {
-		parts = append(parts, r.Squares[bits.TrailingZeros64(m)].Name)
-	}
-	if cash > 0 {
-		parts = append(parts, money(int(cash)))
-	}
-	switch n := bits.OnesCount8(cards); n {
-	case 0:
-	case 1:
-		parts = append(parts, "a Get Out of Jail Free card")
-	default:
-		parts = append(parts, fmt.Sprintf("%d Get Out of Jail Free cards", n))
-	}
-	switch len(parts) {
-	case 0:
-		return "nothing"
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
