@@ -260,10 +260,10 @@ func (m *Manager) Fork(ctx context.Context, id string, at int, seats []Seat) (*S
 		return nil, err
 	}
 	if at < 0 || at > len(log) {
-		return nil, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("fork at %d: session %s has answers 0 to %d", at, id, len(log))}}
+		return nil, badRequest("fork at %d: session %s has answers 0 to %d", at, id, len(log))
 	}
 	if len(seats) > len(setup.Seats) {
-		return nil, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("fork: %d seats for a %d-player game", len(seats), len(setup.Seats))}}
+		return nil, badRequest("fork: %d seats for a %d-player game", len(seats), len(setup.Seats))
 	}
 	for i, seat := range seats {
 		if seat.Kind != "" {

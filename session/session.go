@@ -77,15 +77,21 @@ var (
 // options of the decision pending for the asking seat.
 type Refused struct{ wire.Refusal }
 
+// badRequest refuses an argument out of range.
+func badRequest(format string, args ...any) *Refused {
+	return &Refused{wire.Refusal{Code: CodeBadRequest, Message: fmt.Sprintf(format, args...)}}
+}
+
 func (r *Refused) Error() string { return "session: refused: " + r.Code + ": " + r.Message }
 
 // Codes of refusals that are the session's own (the rest are the
 // engine's monopoly.Refusal codes and the wire's).
 const (
-	CodeBadToken  = "bad_token"      // no seat holds the token
-	CodeNoSeat    = "no_seat"        // the token's seat may not do that
-	CodeNotWaited = "not_waited"     // the seat to decide is a bot: nobody may answer for it
-	CodeStale     = "stale_decision" // SubmitAt: the answer is for a decision the game has moved past
+	CodeBadToken   = "bad_token"      // no seat holds the token
+	CodeNoSeat     = "no_seat"        // the token's seat may not do that
+	CodeNotWaited  = "not_waited"     // the seat to decide is a bot: nobody may answer for it
+	CodeStale      = "stale_decision" // SubmitAt: the answer is for a decision the game has moved past
+	CodeBadRequest = "bad_request"    // an argument out of range, such as an answer index past the log
 )
 
 // ID returns the session's id.
@@ -292,7 +298,7 @@ func (s *Session) playBots(ctx context.Context, max int) (int, error) {
 // it returns. A refused answer is a *Refused, with the legal options,
 // and changes nothing.
 func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, -1, ans, true)
+	return s.submit(ctx, token, -1, given(ans), true)
 }
 
 // SubmitAt is Submit for the decision that was pending when the log held
@@ -301,19 +307,26 @@ func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (P
 // refused with stale_decision instead of answering a later decision that
 // the same action happens to fit.
 func (s *Session) SubmitAt(ctx context.Context, token string, at int, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, at, ans, true)
+	return s.submit(ctx, token, at, given(ans), true)
 }
 
 // Answer is SubmitAt without the bots' play after it: the answer is
 // committed and the caller advances the bots at its own pace, as the
 // terminal does to show them move by move.
 func (s *Session) Answer(ctx context.Context, token string, at int, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, at, ans, false)
+	return s.submit(ctx, token, at, given(ans), false)
 }
 
-// submit answers for token's seat; at, unless negative, is the length of
-// the log the answer was made for.
-func (s *Session) submit(ctx context.Context, token string, at int, ans agent.Answer, advance bool) (Progress, error) {
+// given is an answer already made, for submit.
+func given(ans agent.Answer) func(int) (agent.Answer, error) {
+	return func(int) (agent.Answer, error) { return ans, nil }
+}
+
+// submit answers for token's seat with what answer makes for it, all
+// under the session's lock, so that nothing is played between the checks
+// and the answer; at, unless negative, is the length of the log the
+// answer was made for.
+func (s *Session) submit(ctx context.Context, token string, at int, answer func(seat int) (agent.Answer, error), advance bool) (Progress, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(); err != nil {
@@ -334,6 +347,10 @@ func (s *Session) submit(ctx context.Context, token string, at int, ans agent.An
 	}
 	if err := s.mayAnswer(v); err != nil {
 		return Progress{}, err
+	}
+	ans, err := answer(v.Seat)
+	if err != nil {
+		return Progress{}, &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
 	}
 	ans.Action.Player = v.Seat
 	if err := s.driver.Apply(s.g, v.Seat, ans); err != nil {
@@ -360,24 +377,10 @@ func (s *Session) submit(ctx context.Context, token string, at int, ans agent.An
 // {"action": {...}, "speech": "...", "thought": "..."}. An answer that
 // does not decode is refused with the code bad_action.
 func (s *Session) SubmitJSON(ctx context.Context, token string, data []byte) (Progress, error) {
-	s.mu.Lock()
-	v, err := s.viewer(token)
-	if err == nil {
-		err = s.mayAnswer(v)
-	}
-	var a monopoly.Action
-	var speech, thought string
-	if err == nil {
-		a, speech, thought, err = wire.DecodeAnswer(s.c.rules, v.Seat, data)
-		if err != nil {
-			err = &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
-		}
-	}
-	s.mu.Unlock()
-	if err != nil {
-		return Progress{}, err
-	}
-	return s.Submit(ctx, token, agent.Answer{Action: a, Speech: speech, Thought: thought})
+	return s.submit(ctx, token, -1, func(seat int) (agent.Answer, error) {
+		a, speech, thought, err := wire.DecodeAnswer(s.c.rules, seat, data)
+		return agent.Answer{Action: a, Speech: speech, Thought: thought}, err
+	}, true)
 }
 
 // mayAnswer refuses a viewer that may not answer now. Called with s.mu
@@ -474,7 +477,7 @@ func (s *Session) History(token string, from, limit int) ([]Event, int, error) {
 		return nil, from, err
 	}
 	if from < 0 {
-		return nil, from, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("history from %d: sequence numbers start at 0", from)}}
+		return nil, from, badRequest("history from %d: sequence numbers start at 0", from)
 	}
 	end := len(s.events)
 	if limit > 0 {
@@ -557,7 +560,7 @@ func (s *Session) GameAt(at int) (*monopoly.Game, error) {
 		return nil, err
 	}
 	if at < 0 || at > len(log) {
-		return nil, &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("replay at %d: session %s has answers 0 to %d", at, s.id, len(log))}}
+		return nil, badRequest("replay at %d: session %s has answers 0 to %d", at, s.id, len(log))
 	}
 	r, err := s.m.newSession(s.id, setup)
 	if err != nil {

@@ -1,11 +1,8 @@
 package session
 
 import (
-	"fmt"
-
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
-	"github.com/gopoly/gopoly/wire"
 )
 
 // Walk replays the first at answers of the log on a fresh game of the
@@ -27,7 +24,7 @@ func (s *Session) Walk(token string, at int, fn func(g *monopoly.Game, entry int
 		return err
 	}
 	if at < 0 || at > len(log) {
-		return &Refused{wire.Refusal{Code: "bad_request", Message: fmt.Sprintf("walk to %d: session %s has answers 0 to %d", at, s.id, len(log))}}
+		return badRequest("walk to %d: session %s has answers 0 to %d", at, s.id, len(log))
 	}
 	r, err := s.m.newSession(s.id, setup)
 	if err != nil {
