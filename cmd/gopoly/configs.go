@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -107,7 +107,7 @@ so changing or deleting the config later changes no game.
 			return sf.with(cmd, func(m *session.Manager) error {
 				c, err := m.Config(cmd.Context(), args[0])
 				if err != nil {
-					return configErr(cmd, &sf, args[0], err)
+					return sf.lookupErr(cmd, "config", strconv.Quote(args[0]), err)
 				}
 				fmt.Fprint(cmd.OutOrStdout(), c.YAML)
 				return nil
@@ -122,20 +122,11 @@ so changing or deleting the config later changes no game.
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return sf.with(cmd, func(m *session.Manager) error {
-				return configErr(cmd, &sf, args[0], m.DeleteConfig(cmd.Context(), args[0]))
+				return sf.lookupErr(cmd, "config", strconv.Quote(args[0]), m.DeleteConfig(cmd.Context(), args[0]))
 			})
 		},
 	}
 	sf.register(del)
 	cmd.AddCommand(save, show, del)
 	return cmd
-}
-
-// configErr says that config id is not in the store (bad input), or
-// passes err (nil included) on.
-func configErr(cmd *cobra.Command, sf *storeFlags, id string, err error) error {
-	if errors.Is(err, session.ErrNotFound) {
-		return usageErr(fmt.Errorf("%s: no config %q in %s; gopoly configs lists them", cmdName(cmd), id, sf.describe()))
-	}
-	return err
 }

@@ -517,7 +517,7 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 	var s *session.Session
 	if sp.resume != "" {
 		if s, err = m.Open(ctx, sp.resume); err != nil {
-			return sp.store.lookupErr(cmd, sp.resume, err)
+			return sp.store.lookupErr(cmd, "session", sp.resume, err)
 		}
 	} else if s, err = m.Create(ctx, setup); err != nil {
 		return fmt.Errorf("play: %w", err)
@@ -678,7 +678,7 @@ func (sp *sessionPlay) rulesSource(cmd *cobra.Command, path string) (name string
 		var c session.Config
 		err := sp.store.with(cmd, func(m *session.Manager) (err error) {
 			c, err = m.Config(cmd.Context(), sp.config)
-			return configErr(cmd, &sp.store, sp.config, err)
+			return sp.store.lookupErr(cmd, "config", strconv.Quote(sp.config), err)
 		})
 		return "config " + c.ID, []byte(c.YAML), err
 	}

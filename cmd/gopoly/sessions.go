@@ -122,7 +122,7 @@ session, nothing is deleted.`,
 			}
 			for _, id := range ids {
 				if !stored[id] {
-					return sf.lookupErr(cmd, id, session.ErrNotFound)
+					return sf.lookupErr(cmd, "session", id, session.ErrNotFound)
 				}
 			}
 			for _, id := range ids {
@@ -138,11 +138,15 @@ session, nothing is deleted.`,
 	return cmd
 }
 
-// lookupErr is how a command reports err from looking up session id: an
-// unknown id is bad input, with a hint.
-func (f *storeFlags) lookupErr(cmd *cobra.Command, id string, err error) error {
-	if errors.Is(err, session.ErrNotFound) {
-		return usageErr(fmt.Errorf("%s: no session %s in %s; gopoly sessions lists them", cmdName(cmd), id, f.describe()))
+// lookupErr is how a command reports err from looking up the kind
+// ("session", "config") id: an unknown id is bad input, with a hint; nil
+// stays nil.
+func (f *storeFlags) lookupErr(cmd *cobra.Command, kind, id string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, session.ErrNotFound):
+		return usageErr(fmt.Errorf("%s: no %s %s in %s; gopoly %ss lists them", cmdName(cmd), kind, id, f.describe(), kind))
 	}
 	return fmt.Errorf("%s: %w", cmdName(cmd), err)
 }
@@ -156,7 +160,7 @@ func (f *storeFlags) openSession(cmd *cobra.Command, id string, mo session.Optio
 	}
 	if s, err = m.Open(cmd.Context(), id); err != nil {
 		done()
-		return nil, nil, nil, f.lookupErr(cmd, id, err)
+		return nil, nil, nil, f.lookupErr(cmd, "session", id, err)
 	}
 	return m, s, done, nil
 }
