@@ -138,8 +138,13 @@ func TestReadFile(t *testing.T) {
 			err = f.Truncate(tc.size)
 			f.Close()
 		}
+		if err != nil && tc.size > MaxBytes+1 {
+			// Only the sparse terabyte depends on the file system.
+			t.Logf("no sparse file of %d bytes here (%v): that case is not run", tc.size, err)
+			continue
+		}
 		if err != nil {
-			t.Skipf("cannot make a file of %d bytes: %v", tc.size, err)
+			t.Fatal(err)
 		}
 		data, err := ReadFile(name)
 		if tc.ok && (err != nil || len(data) != int(tc.size)) {
