@@ -96,6 +96,25 @@ func (e Event) For(viewer int, r *Rules) Event {
 }
 
 // sealFor hides a sealed offer's cash from everyone but its proposer.
+// For returns a as player viewer may see it (-1: a spectator): under
+// sealed deals the cash limits of another player's offer or acceptance
+// are hidden, as Event.For hides them in the events.
+func (a Action) For(viewer int, r *Rules) Action {
+	if r.DealProtocol != DealsSealed || a.Player == viewer {
+		return a
+	}
+	switch a.Kind {
+	case ActProposeTrade, ActCounterTrade:
+		if a.Offer != nil {
+			o := r.sealFor(*a.Offer, viewer)
+			a.Offer = &o
+		}
+	case ActAcceptTrade:
+		a.Arg = 0
+	}
+	return a
+}
+
 func (r *Rules) sealFor(o TradeOffer, viewer int) TradeOffer {
 	if r.DealProtocol == DealsSealed && int(o.From) != viewer {
 		o.GiveCash, o.GetCash = 0, 0

@@ -495,8 +495,10 @@ func (s *Session) History(token string, from, limit int) ([]Event, int, error) {
 	return out, max(from, end), nil
 }
 
-// Log returns the entries of the log from index from on. Thoughts are
-// left only for the viewer who had them (and the research view).
+// Log returns the entries of the log from index from on, as the token's
+// holder may see them: another seat's thought is left out, and so are
+// the sealed cash limits of another seat's offers and acceptances
+// (monopoly.Action.For); the research view sees everything.
 func (s *Session) Log(token string, from int) ([]Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -507,8 +509,17 @@ func (s *Session) Log(token string, from int) ([]Entry, error) {
 	from = max(0, min(from, len(s.log)))
 	out := append([]Entry(nil), s.log[from:]...)
 	for i := range out {
-		if !v.Research && out[i].Seat != v.Seat {
-			out[i].Thought = ""
+		e := &out[i]
+		if v.Research || e.Seat == v.Seat {
+			continue
+		}
+		e.Thought = ""
+		a, err := wire.DecodeAction(s.c.rules, e.Seat, e.Action)
+		if err != nil {
+			return nil, fmt.Errorf("session %s: entry %d: %w", s.id, from+i, err)
+		}
+		if e.Action, err = wire.EncodeAction(s.c.rules, a.For(v.Seat, s.c.rules)); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -409,3 +409,53 @@ func TestConcurrentAnswers(t *testing.T) {
 		t.Errorf("concurrent answers: %d entries, digest %s; one at a time: %d, %s", got.Entries, got.Digest, want.Entries, want.Digest)
 	}
 }
+
+// Under sealed deals the log shows a seat's cash limits to that seat and
+// the research view only: not to the other seats, not to a spectator.
+func TestLogHidesSealedLimits(t *testing.T) {
+	m := session.NewManager(openStore(t), session.Options{Research: true})
+	table := setup(6, "human,hustler,shark")
+	table.Rules += "\ndeal_protocol: sealed"
+	s, err := m.Create(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	playThrough(t, s, map[int]agent.Agent{0: stand(t, "baseline", 6, 0)}, 0)
+	tok := s.Tokens()
+	// limits counts the entries by seat that name a cash limit.
+	limits := func(token string) map[int]int {
+		log, err := s.Log(token, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[int]int{}
+		for _, e := range log {
+			var a struct {
+				Kind  string `json:"kind"`
+				Limit int    `json:"limit"`
+				Offer *struct {
+					Give, Get struct {
+						Cash int `json:"cash"`
+					}
+				} `json:"offer"`
+			}
+			if err := json.Unmarshal(e.Action, &a); err != nil {
+				t.Fatal(err)
+			}
+			if a.Limit != 0 || a.Offer != nil && (a.Offer.Give.Cash != 0 || a.Offer.Get.Cash != 0) {
+				n[e.Seat]++
+			}
+		}
+		return n
+	}
+	all := limits(tok.Research)
+	if all[1]+all[2] == 0 {
+		t.Fatal("the bots named no sealed limit in the whole game: the test shows nothing")
+	}
+	if got := limits(""); len(got) != 0 {
+		t.Errorf("a spectator reads limits of seats %v", got)
+	}
+	if got := limits(tok.Seats[0]); got[1]+got[2] != 0 || got[0] != all[0] {
+		t.Errorf("seat 0 reads %v of the limits, the research view %v", got, all)
+	}
+}
