@@ -564,24 +564,32 @@ func (s *Session) notify() {
 // GameAt returns the game as it stood after the first at answers of the
 // log: the log replayed on the setup, without asking any bot.
 func (s *Session) GameAt(at int) (*monopoly.Game, error) {
-	s.mu.Lock()
-	setup, log, err := s.setup, s.log, s.usable()
-	s.mu.Unlock()
+	r, log, err := s.replica(at)
+	if err == nil {
+		err = r.replay(log, at, false)
+	}
 	if err != nil {
-		return nil, err
-	}
-	if at < 0 || at > len(log) {
-		return nil, badRequest("replay at %d: session %s has answers 0 to %d", at, s.id, len(log))
-	}
-	r, err := s.m.newSession(s.id, setup)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.replay(log, at, false); err != nil {
 		return nil, err
 	}
 	r.g.Record(false)
 	return r.g, nil
+}
+
+// replica is a session of s's setup at the start of its game, not
+// stored, and s's log, to replay up to answer at (refused when the log
+// has no such answer).
+func (s *Session) replica(at int) (*Session, []Entry, error) {
+	s.mu.Lock()
+	setup, log, err := s.setup, s.log, s.usable()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	if at < 0 || at > len(log) {
+		return nil, nil, badRequest("replay to answer %d: session %s has answers 0 to %d", at, s.id, len(log))
+	}
+	r, err := s.m.newSession(s.id, setup)
+	return r, log, err
 }
 
 // SnapshotAt returns the view of the token's holder after the first at

@@ -14,19 +14,12 @@ import (
 // fn returns: fn must not keep it.
 func (s *Session) Walk(token string, at int, fn func(g *monopoly.Game, entry int, evs []monopoly.Event)) error {
 	s.mu.Lock()
-	setup, log, err := s.setup, s.log, s.usable()
-	var v Viewer
-	if err == nil {
-		v, err = s.viewer(token)
-	}
+	v, err := s.viewer(token)
 	s.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	if at < 0 || at > len(log) {
-		return badRequest("walk to %d: session %s has answers 0 to %d", at, s.id, len(log))
-	}
-	r, err := s.m.newSession(s.id, setup)
+	r, log, err := s.replica(at)
 	if err != nil {
 		return err
 	}
