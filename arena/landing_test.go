@@ -138,3 +138,40 @@ func TestLandingCancelled(t *testing.T) {
 		}
 	}
 }
+
+// The speed die shortens the game by moving players onto properties: Mr.
+// Monopoly ends a third of its rolls on the next unowned property (all of
+// them, as the landing players own nothing), and the Bus and triples take
+// the plain move. So rolls end on properties more often, and on Chance
+// (from which Mr. Monopoly always moves on) less. Over 400,000 rolls with
+// seed 3 the shares are measured to about ±0.2 points (binomial standard
+// error under 0.1); the margins below are several times that.
+func TestLandingSpeedDie(t *testing.T) {
+	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("speed_die: true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownable := func(res LandingResult) float64 {
+		p := 0.0
+		for sq := range res.Counts {
+			if r.Squares[sq].Ownable() {
+				p += res.Probability(sq)
+			}
+		}
+		return p
+	}
+	chance := func(res LandingResult) float64 { return res.Probability(7) + res.Probability(22) + res.Probability(36) }
+	plain := landing(t, 400_000, JailLeave, 2)
+	speed, err := Landing(context.Background(), LandingConfig{Rules: r, Rolls: 400_000, Jail: JailLeave, Seed: 3, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ownable squares: %.2f%% plain, %.2f%% with the speed die; Chance %.2f%%, %.2f%%",
+		100*ownable(plain), 100*ownable(speed), 100*chance(plain), 100*chance(speed))
+	if ownable(speed) < ownable(plain)+0.05 {
+		t.Errorf("rolls ending on a property: %.3f with the speed die, %.3f without; want at least 5 points more", ownable(speed), ownable(plain))
+	}
+	if chance(speed) > chance(plain)-0.005 {
+		t.Errorf("rolls ending on Chance: %.3f with the speed die, %.3f without; want at least half a point less", chance(speed), chance(plain))
+	}
+}

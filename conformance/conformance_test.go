@@ -89,6 +89,11 @@ func TestMalformedScenarios(t *testing.T) {
 		{"bad rules key", "name: x\nrules: {free_lunch: true}\nplayers: [{name: A}, {name: B}]\n", "rules.free_lunch: unknown key"},
 		{"bad dice", "name: x\nplayers: [{name: A}, {name: B}]\ndice: [[7, 1]]\n", "dice[0]: want a pair of dice"},
 		{"one player", "name: x\nplayers: [{name: A}]\n", "players: needs 2 to 8 players"},
+		{"speed die without the variant", two + "dice: [[1, 2, bus]]\n", "bad.yaml:3: dice[0]: a speed die face, but the rules have no speed die"},
+		{"bad speed die face", "name: x\nrules: {speed_die: true}\nplayers: [{name: A}, {name: B}]\ndice: [[1, 2, taxi]]\n", "bad.yaml:4: dice[0]: speed die: want 1-6, mr_monopoly or bus"},
+		{"four dice", two + "dice: [[1, 2, 3, 4]]\n", "dice[0]: want a pair of dice 1-6"},
+		{"bad bus policy", "name: x\nplayers:\n  - {name: A, policy: {bus: both}}\n  - {name: B}\n", "bad.yaml:3: players[0].policy.bus: want die1, die2 or total"},
+		{"bad triples square", "name: x\nplayers:\n  - {name: A, policy: {triples: Nowhere}}\n  - {name: B}\n", "players[0].policy.triples"},
 		{"bad expect", "name: x\nplayers: [{name: A}, {name: B}]\nexpect: {turn: C}\n", "unknown player \"C\""},
 		{"two actions", "name: x\nplayers:\n  - name: A\n    policy:\n      actions:\n        - {turn: 1, when: before_roll, do: [{build: Baltic Avenue, mortgage: Baltic Avenue}]}\n  - {name: B}\n", "want exactly one of"},
 		{"syntax", "name: x\nplayers: []\n  oops: 1\n", "bad.yaml:3: invalid YAML"},
@@ -136,6 +141,34 @@ dice: [[1, 2]]
 	}
 	if err := s.Run(); err == nil || !strings.Contains(err.Error(), "faulty scenario") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// The speed die's face is given exactly for the rolls that throw it: a
+// face missing, a face on a roll that does not throw the die, and triples
+// with no square to go to make a scenario faulty, not a pass or a fail.
+func TestFaultySpeedDieScenarios(t *testing.T) {
+	const head = "name: x\nrules: {speed_die: true}\n"
+	cases := []struct{ name, doc, want string }{
+		{"face missing", head + "players:\n  - {name: A, passed_go: true}\n  - {name: B}\ndice: [[1, 2]]\n",
+			"dice[0]: the roll throws the speed die"},
+		{"face before the first lap", head + "players: [{name: A}, {name: B}]\ndice: [[1, 2, 3]]\n",
+			"dice[0]: gives a speed die face, but that roll does not throw the speed die"},
+		{"face in jail", head + "players:\n  - {name: A, passed_go: true, in_jail: true}\n  - {name: B}\ndice: [[1, 2, 3]]\n",
+			"dice[0]: gives a speed die face, but that roll does not throw the speed die"},
+		{"triples with nowhere to go", head + "players:\n  - {name: A, passed_go: true}\n  - {name: B}\ndice: [[2, 2, 2]]\n",
+			"A rolled triples but its policy names no triples square"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Parse("faulty.yaml", []byte(c.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Run(); err == nil || !strings.Contains(err.Error(), "faulty scenario: "+c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+		})
 	}
 }
 

@@ -60,11 +60,8 @@ func (r *runner) setup() error {
 	if err != nil {
 		return fmt.Errorf("faulty scenario: %v", err)
 	}
-	dice := make([][2]int, len(r.s.Dice))
-	for i, d := range r.s.Dice {
-		dice[i] = [2]int{d[0], d[1]}
-	}
-	g.ScriptDice(dice)
+	g.ScriptDice(r.s.dice)
+	g.ScriptSpeedDie(r.s.speed)
 	g.Record(true)
 	r.g = g
 	return nil
@@ -96,6 +93,9 @@ func (r *runner) run() error {
 	}
 	if r.faulty != nil {
 		return r.faulty
+	}
+	if err := r.g.ScriptError(); err != nil {
+		return fmt.Errorf("faulty scenario: %v", err)
 	}
 	return r.check()
 }
@@ -196,14 +196,40 @@ func (r *runner) decide() (stop bool, err error) {
 		}
 	case monopoly.DecisionRaiseCash:
 		act = r.raiseCash(d.Player)
+	case monopoly.DecisionMovement:
+		act.Kind, act.Arg = monopoly.ActMove, r.movement(pol, d)
+		if act.Arg < 0 {
+			return false, fmt.Errorf("faulty scenario: %s rolled triples but its policy names no triples square", r.s.Players[d.Player].Name)
+		}
 	}
 	if err := r.apply(act); err != nil {
 		if errors.Is(err, monopoly.ErrNoDice) {
+			if at := g.ScriptPos(); at < len(r.s.dice) {
+				return false, fmt.Errorf("faulty scenario: dice[%d]: the roll throws the speed die (speed_die: true, and the player has passed GO): give its face as a third item", at)
+			}
 			return true, nil
 		}
 		return false, fmt.Errorf("engine refused the scripted %s: %v", act.Kind, err)
 	}
 	return false, nil
+}
+
+// movement is where a scripted player moves on the speed die's Bus (its
+// bus policy: one white die, the other, or both) or on triples (its
+// triples square; -1 when it names none).
+func (r *runner) movement(p *policySpec, d monopoly.Decision) int {
+	if d.Amount == 0 {
+		return p.triples
+	}
+	d1, d2 := r.g.LastRoll()
+	steps := d1 + d2
+	switch p.Bus {
+	case "die1":
+		steps = d1
+	case "die2":
+		steps = d2
+	}
+	return (d.Square + steps) % len(r.s.rules.Squares)
 }
 
 // raiseCash is the fixed order of FORMAT.md: sell a building from the
@@ -394,6 +420,9 @@ func (r *runner) check() error {
 		}
 		if e.JailTurns != nil {
 			want(f+".jail_turns", *e.JailTurns, g.JailTurns(p))
+		}
+		if e.PassedGo != nil {
+			want(f+".passed_go", *e.PassedGo, g.PassedGo(p))
 		}
 		if e.Bankrupt != nil {
 			want(f+".bankrupt", *e.Bankrupt, g.Bankrupt(p))

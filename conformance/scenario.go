@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -26,12 +27,14 @@ type Scenario struct {
 	Properties  map[string]propSpec `yaml:"properties"`
 	Bank        *bankSpec           `yaml:"bank"`
 	Decks       map[string][]string `yaml:"decks"`
-	Dice        [][]int             `yaml:"dice"`
+	Dice        []yaml.Node         `yaml:"dice"`
 	Expect      expectSpec          `yaml:"expect"`
 	pos         strictyaml.Positions
 	props       []namedProp
 	decks       []namedDeck
 	rules       *monopoly.Rules
+	dice        [][2]int             // the white dice of each roll
+	speed       []monopoly.SpeedFace // the speed die of each roll; SpeedNone: not given
 }
 
 type playerSpec struct {
@@ -41,6 +44,7 @@ type playerSpec struct {
 	InJail    bool       `yaml:"in_jail"`
 	JailTurns int        `yaml:"jail_turns"`
 	JailCards []string   `yaml:"jail_cards"`
+	PassedGo  bool       `yaml:"passed_go"` // gopoly's extension: has passed GO (the speed die)
 	Policy    policySpec `yaml:"policy"`
 }
 
@@ -54,6 +58,10 @@ type policySpec struct {
 	// Deal protocols (gopoly's extension of the format).
 	SealedLimit   *sealedLimit  `yaml:"sealed_limit"`   // its limit when it accepts a sealed offer
 	CounterOffers []counterSpec `yaml:"counter_offers"` // counters it makes, in order, while the rules allow one
+	// The speed die (gopoly's extension of the format).
+	Bus     string     `yaml:"bus"`     // die1, die2 or total (default): the move it takes on the Bus
+	Triples *yaml.Node `yaml:"triples"` // the square it moves to on triples
+	triples int
 }
 
 // sealedLimit is a target's answer to a sealed offer (004): the least
@@ -125,6 +133,7 @@ type playerExpect struct {
 	JailTurns *int      `yaml:"jail_turns"`
 	JailCards *[]string `yaml:"jail_cards"`
 	Bankrupt  *bool     `yaml:"bankrupt"`
+	PassedGo  *bool     `yaml:"passed_go"`
 }
 
 type propExpect struct {
@@ -297,9 +306,9 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		}
 		s.decks = append(s.decks, nd)
 	}
-	for i, d := range s.Dice {
-		if len(d) != 2 || d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
-			return nil, errAt(fmt.Sprintf("dice[%d]", i), "want a pair of dice 1-6, got %v", d)
+	for i := range s.Dice {
+		if err := s.parseRoll(i, errAt); err != nil {
+			return nil, err
 		}
 	}
 	for n := range s.Expect.Players {
@@ -329,6 +338,42 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, &strictyaml.Error{File: file, Msg: fmt.Sprintf("the engine cannot start from this position: %v", err)}
 	}
 	return s, nil
+}
+
+// parseRoll reads dice[i]: the two white dice, and, for a roll that
+// throws the speed die, its face (a number 1-6, mr_monopoly or bus).
+func (s *Scenario) parseRoll(i int, errAt func(string, string, ...any) error) error {
+	f := fmt.Sprintf("dice[%d]", i)
+	n := &s.Dice[i]
+	var got []string
+	for _, c := range n.Content {
+		got = append(got, c.Value)
+	}
+	bad := errAt(f, "want a pair of dice 1-6, and the speed die's face when the roll throws it ([3, 4] or [3, 4, bus]), got [%s]", strings.Join(got, ", "))
+	if n.Kind != yaml.SequenceNode || len(n.Content) < 2 || len(n.Content) > 3 {
+		return bad
+	}
+	var roll [2]int
+	for j := range 2 {
+		d, err := strconv.Atoi(n.Content[j].Value)
+		if err != nil || d < 1 || d > 6 {
+			return bad
+		}
+		roll[j] = d
+	}
+	face := monopoly.SpeedNone
+	if len(n.Content) == 3 {
+		var ok bool
+		if face, ok = monopoly.ParseSpeedFace(n.Content[2].Value); !ok {
+			return errAt(f, "speed die: want 1-6, mr_monopoly or bus, got %q", n.Content[2].Value)
+		}
+		if !s.rules.SpeedDie {
+			return errAt(f, "a speed die face, but the rules have no speed die (speed_die: true)")
+		}
+	}
+	s.dice = append(s.dice, roll)
+	s.speed = append(s.speed, face)
+	return nil
 }
 
 // checkBuildings checks the buildings of the properties owned (owner:
@@ -379,7 +424,7 @@ func (s *Scenario) setup() monopoly.Setup {
 	rules := s.rules
 	setup := monopoly.Setup{HouseSupply: -1, HotelSupply: -1}
 	for _, p := range s.Players {
-		ps := monopoly.PlayerSetup{Cash: rules.StartingCash, InJail: p.InJail, JailTurns: p.JailTurns}
+		ps := monopoly.PlayerSetup{Cash: rules.StartingCash, InJail: p.InJail, JailTurns: p.JailTurns, PassedGo: p.PassedGo}
 		if p.Cash != nil {
 			ps.Cash = *p.Cash
 		}
@@ -455,6 +500,19 @@ func (s *Scenario) checkPolicy(f string, p *policySpec, names map[string]bool, e
 	case "", "keep", "unmortgage":
 	default:
 		return errAt(f+".mortgaged_transfer", "want keep or unmortgage, got %q", p.MortgagedTransfer)
+	}
+	switch p.Bus {
+	case "", "die1", "die2", "total":
+	default:
+		return errAt(f+".bus", "want die1, die2 or total, got %q", p.Bus)
+	}
+	p.triples = -1
+	if p.Triples != nil {
+		sq, err := s.square(p.Triples.Value)
+		if err != nil {
+			return errAt(f+".triples", "%v", err)
+		}
+		p.triples = sq
 	}
 	if l := p.SealedLimit; l != nil {
 		switch {

@@ -19,9 +19,10 @@ const (
 	DecisionTradeResponse                         // accept or reject a proposed trade
 	DecisionRaiseCash                             // a debt larger than the cash: sell, mortgage, trade, or go bankrupt
 	DecisionMortgagedTransfer                     // keep a received mortgaged property mortgaged, or lift it
+	DecisionMovement                              // where to move: the speed die's Bus, or triples
 )
 
-var decisionNames = [...]string{"none", "manage", "jail", "buy", "bid", "trade_response", "raise_cash", "mortgaged_transfer"}
+var decisionNames = [...]string{"none", "manage", "jail", "buy", "bid", "trade_response", "raise_cash", "mortgaged_transfer", "movement"}
 
 func (k DecisionKind) String() string {
 	if int(k) < len(decisionNames) {
@@ -39,8 +40,8 @@ func (k DecisionKind) String() string {
 type Decision struct {
 	Kind   DecisionKind
 	Player int
-	Square int // the property to buy, bid on or keep mortgaged; raise_cash: where the debt arose; -1: none
-	Amount int // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee
+	Square int // the property to buy, bid on or keep mortgaged; raise_cash: where the debt arose; movement: where the player stands; -1: none
+	Amount int // buy: price; bid: high bid; raise_cash: the debt; mortgaged_transfer: the fee; movement: the white dice's total for the Bus, 0 for triples (any square)
 }
 
 // Pending returns the decision the game waits for (Kind DecisionNone when
@@ -63,6 +64,12 @@ func (g *Game) Pending() Decision {
 		t := &g.tasks[g.nt-1]
 		d.Square = int(t.sq)
 		d.Amount = g.rules.TransferFee(int(t.sq))
+	case DecisionMovement:
+		t := &g.tasks[g.nt-1]
+		d.Square = int(t.sq)
+		if t.amount == movementBus {
+			d.Amount = int(g.lastRoll[0]) + int(g.lastRoll[1])
+		}
 	}
 	return d
 }
@@ -148,11 +155,13 @@ const (
 	ActLiftMortgage
 	// trade_response, when the rules allow counter-offers
 	ActCounterTrade
+	// movement
+	ActMove
 )
 
 var actionNames = [...]string{"none", "continue", "build", "sell_building", "mortgage", "unmortgage", "propose_trade",
 	"pay_jail_fine", "use_jail_card", "roll_for_doubles", "buy", "decline", "bid", "drop_out",
-	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage", "counter_trade"}
+	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage", "counter_trade", "move"}
 
 func (k ActionKind) String() string {
 	if int(k) < len(actionNames) {
@@ -167,7 +176,7 @@ type Action struct {
 	Kind   ActionKind
 	Player int
 	// Arg is the action's argument: the square for build, sell_building,
-	// mortgage and unmortgage; the amount for bid; the deck of the card
+	// mortgage, unmortgage and move (where to); the amount for bid; the deck of the card
 	// for use_jail_card (-1: any); under sealed deals, accept_trade's
 	// limit: the least net cash the target takes from the proposer, or,
 	// negative, the most it pays.
@@ -251,7 +260,7 @@ func (g *Game) refusal(a Action) Refusal {
 		switch a.Kind {
 		case ActContinue:
 			before := g.phase == PhaseBeforeRoll && !g.p[p].InJail
-			if (before || g.phase == PhaseAfterRoll && g.rollAgain) && !g.canRoll() {
+			if (before || g.phase == PhaseAfterRoll && g.rollAgain) && !g.canTurnRoll(p) {
 				return RefusalNoDice
 			}
 			return RefusalNone
@@ -289,10 +298,14 @@ func (g *Game) refusal(a Action) Refusal {
 				return RefusalNoJailCard
 			}
 		case ActRollForDoubles:
+			if !g.canRoll() { // the white dice alone (7.8)
+				return RefusalNoDice
+			}
+			return RefusalNone
 		default:
 			return RefusalNotAnAnswer
 		}
-		if !g.canRoll() {
+		if !g.canTurnRoll(p) { // out of jail, the roll is a turn roll
 			return RefusalNoDice
 		}
 		return RefusalNone
@@ -342,6 +355,17 @@ func (g *Game) refusal(a Action) Refusal {
 			o.From = p
 			return g.checkOffer(&o, true)
 		}
+	case DecisionMovement:
+		if a.Kind != ActMove {
+			break
+		}
+		if !onBoard {
+			return RefusalNoSuchSquare
+		}
+		if g.movementSteps(&g.tasks[g.nt-1], a.Arg) < 0 {
+			return RefusalUnreachableSquare
+		}
+		return RefusalNone
 	case DecisionMortgagedTransfer:
 		switch a.Kind {
 		case ActKeepMortgaged:
@@ -480,6 +504,8 @@ func (g *Game) Apply(a Action) error {
 		c := g.creditor()
 		g.pop()
 		g.declareBankruptcy(p, c)
+	case ActMove:
+		g.move(p, a.Arg)
 	case ActKeepMortgaged, ActLiftMortgage:
 		sq := g.tasks[g.nt-1].sq
 		g.pop()
@@ -541,6 +567,10 @@ func (g *Game) LegalActions(buf []Action) []Action {
 	case DecisionMortgagedTransfer:
 		buf = g.addLegal(buf, Action{Kind: ActKeepMortgaged})
 		buf = g.addLegal(buf, Action{Kind: ActLiftMortgage})
+	case DecisionMovement:
+		for sq := range g.rules.Squares {
+			buf = g.addLegal(buf, Action{Kind: ActMove, Arg: sq})
+		}
 	}
 	return buf
 }

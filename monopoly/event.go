@@ -46,13 +46,14 @@ const (
 	EvGameOver                    // P won (-1: a tie); Flag: at the round limit, A: net worth
 	EvDebt                        // P owes A to O (for Reason) and must raise cash
 	EvSpeech                      // P said Speech and thought Thought (with its next answer)
+	EvSpeedDie                    // P's speed die showed A (a SpeedFace) with its roll; Flag: triples
 )
 
 var eventNames = [...]string{"none", "turn_start", "roll", "move", "salary", "roll_resolved", "buy", "decline",
 	"auction_start", "bid", "drop_out", "auction_won", "auction_unsold", "rent", "pay", "card", "go_to_jail",
 	"stay_in_jail", "leave_jail", "use_jail_card", "build", "sell_building", "mortgage", "unmortgage",
 	"trade_proposed", "trade_accepted", "trade_rejected", "mortgaged_transfer", "bankrupt",
-	"property_transfer", "game_over", "debt", "speech"}
+	"property_transfer", "game_over", "debt", "speech", "speed_die"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) {
@@ -267,6 +268,13 @@ func (r *Rules) Describe(e Event, names []string) string {
 		return fmt.Sprintf("%s passes from %s to %s", S, P, O)
 	case EvDebt:
 		return fmt.Sprintf("%s owes $%d to %s (%s) and must raise cash", P, e.Amount, O, reason(e.Reason))
+	case EvSpeedDie:
+		face := SpeedFace(e.Amount)
+		s := fmt.Sprintf("%s's speed die shows %s", P, face.Describe())
+		if e.Flag {
+			s += " (triples: move to any square)"
+		}
+		return s
 	case EvSpeech:
 		if e.Speech == "" {
 			return fmt.Sprintf("%s thinks: %s", P, e.Thought)
@@ -371,6 +379,12 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}
 	case EvUseJailCard:
 		m["deck"] = e.Deck
+	case EvSpeedDie:
+		m["face"] = SpeedFace(e.Amount).String()
+		if e.Flag {
+			m["triples"] = true
+		}
+		return json.Marshal(m) // the face, not an amount
 	case EvSpeech:
 		if e.Speech != "" {
 			m["speech"] = e.Speech

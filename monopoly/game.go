@@ -52,6 +52,7 @@ type playerState struct {
 	JailTurns int8 // failed rolls in jail so far
 	Bankrupt  bool
 	JailCards uint8 // held Get Out of Jail Free cards, by keep-card bit
+	PassedGo  bool  // has collected the GO salary (the speed die's first lap)
 }
 
 // deckState is a deck as a ring: draw from the top, return to the bottom.
@@ -104,6 +105,7 @@ type state struct {
 	rollAgain bool // the last roll was doubles (not from jail): roll again
 	jailedNow bool // the current player was sent to jail this turn
 	lastRoll  [2]int8
+	lastSpeed SpeedFace // the speed die on the latest turn roll; SpeedNone: not thrown
 	round     int32
 	turn      int32
 	// Trade proposals each player made in the current decision phase and
@@ -132,8 +134,10 @@ type state struct {
 // diceScript replaces the generator's dice by a fixed list (conformance
 // scenarios); when it runs out the game waits.
 type diceScript struct {
-	dice [][2]int
-	pos  int
+	dice  [][2]int
+	speed []SpeedFace // by roll: the speed die's face, SpeedNone when not given
+	pos   int
+	miss  int // 1 + the first roll whose given speed face was not thrown; 0: none
 }
 
 // New starts a game of the given number of players under rules r, seeded
@@ -187,6 +191,7 @@ type PlayerSetup struct {
 	InJail    bool
 	JailTurns int
 	JailCards []int // decks whose Get Out of Jail Free card the player holds
+	PassedGo  bool  // has passed GO: its rolls throw the speed die, when the rules have one
 }
 
 // PropertySetup is an owned property at the start.
@@ -239,6 +244,7 @@ func (g *Game) start(s Setup) error {
 		p.Cash = int64(ps.Cash)
 		p.Pos = int8(ps.Position)
 		p.InJail = ps.InJail
+		p.PassedGo = ps.PassedGo
 		if ps.InJail {
 			p.JailTurns = int8(ps.JailTurns)
 		}
@@ -407,7 +413,11 @@ func (g *Game) SameState(h *Game) bool {
 // roll needed in the middle of resolving a move leaves no decision
 // pending (NeedsDice reports it).
 func (g *Game) ScriptDice(dice [][2]int) {
-	g.script = &diceScript{dice: dice}
+	speed := []SpeedFace(nil)
+	if g.script != nil {
+		speed = g.script.speed
+	}
+	g.script = &diceScript{dice: dice, speed: speed}
 }
 
 // NeedsDice reports whether the game is waiting for scripted dice.
@@ -422,9 +432,12 @@ func (g *Game) canRoll() bool { return g.script == nil || g.script.pos < len(g.s
 // onto the 36 outcomes.
 func (g *Game) roll() (int, int) {
 	g.rolls++
-	if g.script != nil {
-		d := g.script.dice[g.script.pos]
-		g.script.pos++
+	if s := g.script; s != nil {
+		d := s.dice[s.pos]
+		s.pos++
+		if s.miss == 0 && s.speedAt(s.pos-1) != SpeedNone {
+			s.miss = s.pos // until rollSpeed throws it
+		}
 		g.lastRoll = [2]int8{int8(d[0]), int8(d[1])}
 		return d[0], d[1]
 	}

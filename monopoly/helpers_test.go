@@ -32,6 +32,7 @@ var variants = []variant{
 	{"no_auctions", "auctions: false"},
 	{"no_mortgaged_double", "mortgaged_group_double_rent: false\nmortgaged_railroads_count: false"},
 	{"all_variants", "free_parking_jackpot: true\nincome_tax: lesser\nauctions: false\nmortgaged_group_double_rent: false\ndeal_protocol: sealed"},
+	{"speed_die", "speed_die: true\nspeed_die_faces: [1, 2, 3, mr_monopoly, bus, bus]\nfree_parking_jackpot: true"},
 	{"scarce", "max_houses: 10\nmax_hotels: 2\nstarting_cash: 2500\njail_turns: 1\ntrades_per_phase: 3\ntrades_per_turn: 4\ncounter_offers: 3"},
 }
 
@@ -210,7 +211,7 @@ func decide(g *monopoly.Game, as []decider) monopoly.Action {
 // offer.
 func arbitraryAction(s src, g *monopoly.Game, wild bool) monopoly.Action {
 	n := g.Players()
-	nk := int(monopoly.ActCounterTrade) + 1
+	nk := int(monopoly.ActMove) + 1
 	if wild {
 		nk += 3
 	}
@@ -548,6 +549,9 @@ func (c *checker) applied(pre, g *monopoly.Game, a monopoly.Action, evs []monopo
 		return err
 	}
 	if err := c.checkRents(pre, evs); err != nil {
+		return err
+	}
+	if err := checkSpeedDie(pre, g, a, evs); err != nil {
 		return err
 	}
 	if a.Kind == monopoly.ActDeclareBankruptcy {

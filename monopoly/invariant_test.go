@@ -119,6 +119,7 @@ func TestInvariants(t *testing.T) {
 		monopoly.EvSellBuilding, monopoly.EvMortgage, monopoly.EvUnmortgage, monopoly.EvTradeAccepted,
 		monopoly.EvTradeRejected, monopoly.EvMortgagedTransfer, monopoly.EvBankrupt, monopoly.EvPropertyTransfer,
 		monopoly.EvUseJailCard, monopoly.EvGoToJail, monopoly.EvStayInJail, monopoly.EvCard, monopoly.EvSalary,
+		monopoly.EvSpeedDie,
 	} {
 		if seen[k] == 0 {
 			t.Errorf("no %s event in %d actions: the games miss part of the rules", k, total)
@@ -136,6 +137,9 @@ func TestInvariants(t *testing.T) {
 	}
 	if rents == 0 {
 		t.Errorf("no rent checked against the tables")
+	}
+	if flagged[monopoly.EvSpeedDie] == 0 {
+		t.Errorf("no triples on the speed die in %d actions", total)
 	}
 }
 
@@ -349,7 +353,7 @@ func TestLargeAmounts(t *testing.T) {
 // message names the action and the rule, without formatting failures.
 func TestRefusalMessages(t *testing.T) {
 	g := monopoly.New(monopoly.DefaultRules(), 3, 1)
-	for _, k := range []monopoly.ActionKind{monopoly.ActNone, monopoly.ActBid, monopoly.ActLiftMortgage, monopoly.ActCounterTrade, monopoly.ActCounterTrade + 1, 255} {
+	for _, k := range []monopoly.ActionKind{monopoly.ActNone, monopoly.ActBid, monopoly.ActLiftMortgage, monopoly.ActCounterTrade, monopoly.ActMove + 1, 255} {
 		for _, p := range []int{0, 1, -1} {
 			a := monopoly.Action{Kind: k, Player: p, Arg: 1}
 			err := g.Apply(a)

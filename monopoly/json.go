@@ -27,6 +27,7 @@ type gameJSON struct {
 	RollAgain   bool            `json:"roll_again"`
 	JailedNow   bool            `json:"jailed_now"`
 	LastRoll    [2]int8         `json:"last_roll"`
+	LastSpeed   SpeedFace       `json:"last_speed_die,omitempty"`
 	Round       int32           `json:"round"`
 	Turn        int32           `json:"turn"`
 	Proposals   []int8          `json:"proposals"`      // per player, this phase
@@ -46,6 +47,8 @@ type gameJSON struct {
 	Rolls       int64           `json:"rolls"`
 	Dice        [][2]int        `json:"dice,omitempty"`
 	DicePos     int             `json:"dice_pos,omitempty"`
+	SpeedDice   []SpeedFace     `json:"speed_dice,omitempty"` // by scripted roll
+	SpeedMiss   int             `json:"speed_miss,omitempty"`
 	Scripted    bool            `json:"scripted,omitempty"`
 }
 
@@ -78,7 +81,7 @@ func (g *Game) MarshalJSON() ([]byte, error) {
 		Players: g.p[:g.n], Owner: g.owner[:nsq], Houses: g.houses[:nsq], Mortgaged: g.mortgaged,
 		HouseSupply: g.houseSupply, HotelSupply: g.hotelSupply, Jackpot: g.jackpot,
 		Decks: g.decks[:len(g.rules.Decks)], Current: g.cur, Doubles: g.doubles, Phase: g.phase,
-		RollAgain: g.rollAgain, JailedNow: g.jailedNow, LastRoll: g.lastRoll, Round: g.round, Turn: g.turn,
+		RollAgain: g.rollAgain, JailedNow: g.jailedNow, LastRoll: g.lastRoll, LastSpeed: g.lastSpeed, Round: g.round, Turn: g.turn,
 		Proposals: g.proposals[:g.n], TurnProps: g.turnProps[:g.n], Counters: g.counters, Landings: g.landings, Pending: g.pk, Decider: g.pp, Auction: g.auction, Offer: g.offer,
 		Over: g.over, Capped: g.capped, Winner: g.winner, BankNet: g.bankNet, Money0: g.money0, Rolls: g.rolls,
 	}
@@ -87,6 +90,7 @@ func (g *Game) MarshalJSON() ([]byte, error) {
 	}
 	if g.script != nil {
 		j.Scripted, j.Dice, j.DicePos = true, g.script.dice, g.script.pos
+		j.SpeedDice, j.SpeedMiss = g.script.speed, g.script.miss
 	}
 	return json.Marshal(j)
 }
@@ -125,7 +129,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 		return nil, bad("current", "seat %d", j.Current)
 	case j.Phase > PhaseAfterRoll:
 		return nil, bad("phase", "%d", j.Phase)
-	case j.Pending > DecisionMortgagedTransfer || int(j.Decider) < 0 || int(j.Decider) >= n:
+	case j.Pending > DecisionMovement || int(j.Decider) < 0 || int(j.Decider) >= n:
 		return nil, bad("pending", "%d by %d", j.Pending, j.Decider)
 	}
 	g := &Game{rules: r}
@@ -176,7 +180,7 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
 	for i, t := range j.Tasks {
-		if t.Kind < taskOps || t.Kind > taskGameOver || int(t.Player) < 0 || int(t.Player) >= n ||
+		if t.Kind < taskOps || t.Kind > taskMovement || int(t.Player) < 0 || int(t.Player) >= n ||
 			int(t.Square) < 0 || int(t.Square) >= nsq {
 			return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid task")
 		}
@@ -199,7 +203,18 @@ func UnmarshalGame(data []byte) (*Game, error) {
 				return nil, bad(fmt.Sprintf("dice[%d]", i), "%v is not a pair of dice", d)
 			}
 		}
-		g.script = &diceScript{dice: j.Dice, pos: j.DicePos}
+		for i, f := range j.SpeedDice {
+			if f < SpeedNone || f > SpeedBus {
+				return nil, bad(fmt.Sprintf("speed_dice[%d]", i), "%d is not a speed die face", f)
+			}
+		}
+		if j.SpeedMiss < 0 || j.SpeedMiss > j.DicePos {
+			return nil, bad("speed_miss", "%d", j.SpeedMiss)
+		}
+		g.script = &diceScript{dice: j.Dice, speed: j.SpeedDice, pos: j.DicePos, miss: j.SpeedMiss}
+	}
+	if g.lastSpeed = j.LastSpeed; g.lastSpeed < 0 || g.lastSpeed > SpeedBus {
+		return nil, bad("last_speed_die", "%d is not a speed die face", g.lastSpeed)
 	}
 	if err := g.validate(); err != nil {
 		return nil, bad(err.field, "%s", err.msg)
@@ -335,6 +350,8 @@ func (g *Game) validate() *stateError {
 			return fail(f, "creditor %d", t.to)
 		case t.kind == taskPay && t.amount < 0, t.reason > ReasonBankruptcy:
 			return fail(f, "amount or reason")
+		case t.kind == taskMovement && t.amount != movementBus && t.amount != movementTriples:
+			return fail(f, "movement %d", t.amount)
 		case (t.kind == taskBuy || t.kind == taskAuction || t.kind == taskMortgagedTransfer || t.kind == taskDiceRent) &&
 			!r.Squares[t.sq].Ownable():
 			return fail(f, "square %d cannot be owned", t.sq)
@@ -355,7 +372,7 @@ func (g *Game) validate() *stateError {
 		top = g.tasks[g.nt-1].kind
 	}
 	want := map[DecisionKind]taskKind{DecisionBuy: taskBuy, DecisionBid: taskAuction, DecisionTradeResponse: taskTrade,
-		DecisionRaiseCash: taskPay, DecisionMortgagedTransfer: taskMortgagedTransfer}
+		DecisionRaiseCash: taskPay, DecisionMortgagedTransfer: taskMortgagedTransfer, DecisionMovement: taskMovement}
 	switch k := g.pk; {
 	case g.over:
 		if k != DecisionNone {

@@ -21,7 +21,8 @@ const maxIdleLandingDecisions = 10_000
 // until quota rolls have resolved. It adds each roll's final square to
 // counts (on the jail square only rolls that end just visiting) and
 // returns the rolls that ended in jail. leaveJail: leave jail at once
-// (card, else fine); otherwise try for doubles. A game that ends first
+// (card, else fine); otherwise try for doubles. Under the speed die a
+// movement choice takes the dice's plain move. A game that ends first
 // (a bankruptcy, a round limit) is followed by a fresh one with a seed
 // derived from seed, so the counts depend on seed and quota only.
 func LandingCounts(r *Rules, leaveJail bool, seed uint64, quota int64, counts []int64) (int64, error) {
@@ -61,6 +62,15 @@ func LandingCounts(r *Rules, leaveJail bool, seed uint64, quota int64, counts []
 				a.Kind = ActRejectTrade
 			case DecisionMortgagedTransfer:
 				a.Kind = ActKeepMortgaged
+			case DecisionMovement:
+				// The dice's plain move: the Bus both white dice, triples
+				// the three dice together.
+				d1, d2 := g.LastRoll()
+				steps := d.Amount
+				if steps == 0 {
+					steps = d1 + d2 + int(g.LastSpeedDie())
+				}
+				a.Kind, a.Arg = ActMove, (d.Square+steps)%len(r.Squares)
 			default:
 				return 0, fmt.Errorf("monopoly: landing game seed %d: no decision pending (%s)", gs, d.Kind)
 			}

@@ -19,11 +19,11 @@ type named struct {
 }
 
 var enumerations = []named{
-	{"DecisionKind", int(monopoly.DecisionMortgagedTransfer) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
+	{"DecisionKind", int(monopoly.DecisionMovement) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
 		v := monopoly.DecisionKind(i)
 		return v, new(monopoly.DecisionKind), v
 	}},
-	{"ActionKind", int(monopoly.ActCounterTrade) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
+	{"ActionKind", int(monopoly.ActMove) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
 		v := monopoly.ActionKind(i)
 		return v, new(monopoly.ActionKind), v
 	}},
@@ -31,7 +31,7 @@ var enumerations = []named{
 		v := monopoly.Phase(i)
 		return v, new(monopoly.Phase), v
 	}},
-	{"EventKind", int(monopoly.EvSpeech) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
+	{"EventKind", int(monopoly.EvSpeedDie) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
 		v := monopoly.EventKind(i)
 		return v, new(monopoly.EventKind), v
 	}},

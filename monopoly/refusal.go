@@ -57,6 +57,7 @@ const (
 	RefusalSealedNoProperty
 	RefusalPhaseProposals
 	RefusalTurnProposals
+	RefusalUnreachableSquare
 	numRefusals
 )
 
@@ -109,6 +110,7 @@ var refusals = [numRefusals]struct{ code, rule string }{
 	RefusalSealedNoProperty:    {"sealed_no_property", "a sealed deal moves at least one property (004)"},
 	RefusalPhaseProposals:      {"phase_proposals_used", "no more trade proposals in this phase (trades_per_phase)"},
 	RefusalTurnProposals:       {"turn_proposals_used", "no more trade proposals in this turn (trades_per_turn)"},
+	RefusalUnreachableSquare:   {"unreachable_square", "not a move this roll allows: the Bus moves by either white die or by both, triples to any other square"},
 }
 
 // String returns the refusal's stable code, such as "uneven_building".

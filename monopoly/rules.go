@@ -144,7 +144,9 @@ type Rules struct {
 	TradesPerPhase           int
 	TradesPerTurn            int // 0: no limit beyond the phases
 	DealProtocol             DealProtocol
-	CounterOffers            int // open deals only
+	CounterOffers            int         // open deals only
+	SpeedDie                 bool        // the speed die variant (Mega Edition)
+	SpeedDieFaces            []SpeedFace // its faces, each equally likely
 	RailroadRent             []int
 	UtilityMultiplier        []int
 	Groups                   []Group
@@ -182,6 +184,8 @@ type rulesConfig struct {
 	TradesPerTurn            int                  `yaml:"trades_per_turn" json:"trades_per_turn"`
 	DealProtocol             string               `yaml:"deal_protocol" json:"deal_protocol"`
 	CounterOffers            counterOffers        `yaml:"counter_offers" json:"counter_offers"`
+	SpeedDie                 bool                 `yaml:"speed_die" json:"speed_die"`
+	SpeedDieFaces            speedFaces           `yaml:"speed_die_faces" json:"speed_die_faces"`
 	RailroadRent             []int                `yaml:"railroad_rent" json:"railroad_rent"`
 	UtilityMultiplier        []int                `yaml:"utility_multiplier" json:"utility_multiplier"`
 	Groups                   groupList            `yaml:"groups" json:"groups"`
@@ -368,6 +372,8 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		TradesPerPhase:           cfg.TradesPerPhase,
 		TradesPerTurn:            cfg.TradesPerTurn,
 		CounterOffers:            int(cfg.CounterOffers),
+		SpeedDie:                 cfg.SpeedDie,
+		SpeedDieFaces:            cfg.SpeedDieFaces,
 		RailroadRent:             cfg.RailroadRent,
 		UtilityMultiplier:        cfg.UtilityMultiplier,
 		JailSquare:               -1,
@@ -417,6 +423,9 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 		}
 	default:
 		return nil, errAt("deal_protocol", "must be open or sealed, got %q", cfg.DealProtocol)
+	}
+	if len(cfg.SpeedDieFaces) == 0 {
+		return nil, errAt("speed_die_faces", "needs at least one face")
 	}
 	switch cfg.IncomeTax {
 	case "flat":

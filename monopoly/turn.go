@@ -28,6 +28,8 @@ const (
 	taskDiceRent                              // roll, and pay mul times it to sq's owner
 	taskMove                                  // move player by amount squares
 	taskGameOver                              // the game ends, won by player
+	taskMrMonopoly                            // the speed die's Mr. Monopoly moves player on
+	taskMovement                              // player chooses where to move from sq (amount: movementBus, movementTriples)
 )
 
 type task struct {
@@ -139,6 +141,13 @@ func (g *Game) runTask(t *task) bool {
 		g.moveBy(tt.player, int(tt.amount))
 	case taskGameOver:
 		g.endGame(t.player)
+	case taskMrMonopoly:
+		p := t.player
+		g.pop()
+		g.mrMonopoly(p)
+	case taskMovement:
+		g.pk, g.pp = DecisionMovement, t.player
+		return false
 	}
 	return true
 }
@@ -163,6 +172,7 @@ func (g *Game) setPhase(ph Phase) {
 func (g *Game) turnRoll() (int, int) {
 	g.landings = 0
 	d1, d2 := g.roll()
+	g.lastSpeed = SpeedNone
 	g.emit(Event{Kind: EvRoll, Player: g.cur, Dice: [2]int8{int8(d1), int8(d2)}})
 	g.setPhase(PhaseResolve)
 	g.rollAgain = false
@@ -170,9 +180,15 @@ func (g *Game) turnRoll() (int, int) {
 }
 
 // rollAndMove is a turn's roll outside jail (8.17): a third doubles goes
-// to jail without moving; otherwise move and resolve.
+// to jail without moving; otherwise move and resolve. The speed die, when
+// the player throws it, is thrown with the white dice, so a third doubles
+// throws it too, to no effect.
 func (g *Game) rollAndMove() {
 	d1, d2 := g.turnRoll()
+	f := SpeedNone
+	if g.usesSpeedDie(g.cur) {
+		f = g.rollSpeed(d1, d2)
+	}
 	if d1 == d2 {
 		g.doubles++
 		if int(g.doubles) >= 3 {
@@ -180,6 +196,10 @@ func (g *Game) rollAndMove() {
 			return
 		}
 		g.rollAgain = true
+	}
+	if f != SpeedNone {
+		g.moveWithSpeedDie(d1, d2, f)
+		return
 	}
 	g.moveBy(g.cur, d1+d2)
 }
@@ -322,6 +342,7 @@ func (g *Game) advanceTo(p int8, target int, rentMul, diceMul int) {
 }
 
 func (g *Game) paySalary(p int8) {
+	g.p[p].PassedGo = true
 	g.transfer(Bank, p, g.rules.GoSalary)
 	g.emit(Event{Kind: EvSalary, Player: p, Amount: int64(g.rules.GoSalary)})
 }
@@ -423,13 +444,10 @@ func (g *Game) runOp(t *task) {
 		case targetNearest:
 			target = g.nearest(int(g.p[pl].Pos), op.Nearest)
 		case targetNext:
-			if target = g.nextProperty(pl, op.Next); target < 0 && op.OrNext != NextNone {
-				target = g.nextProperty(pl, op.OrNext)
-			}
+			g.advanceToNext(pl, op.Next, op.OrNext, op.RentMul, op.DiceMul)
+			return
 		}
-		if target >= 0 { // -1: nothing sought is left on the board, and the player stays
-			g.advanceTo(pl, target, op.RentMul, op.DiceMul)
-		}
+		g.advanceTo(pl, target, op.RentMul, op.DiceMul)
 	case OpTranslate:
 		g.moveBy(pl, op.A)
 	case OpPay:
@@ -503,7 +521,19 @@ func (g *Game) drawCard(p int8, d int) {
 	g.push(task{kind: taskOps, player: p, deck: int8(d), card: int8(c)})
 }
 
-// nearest returns the first square of the kind ahead of from.
+// advanceToNext advances pl to the next property that is what want says,
+// or else what or says (NextNone: nothing else); with neither on the board
+// the player stays.
+func (g *Game) advanceToNext(pl int8, want, or Next, rentMul, diceMul int) {
+	target := g.nextProperty(pl, want)
+	if target < 0 && or != NextNone {
+		target = g.nextProperty(pl, or)
+	}
+	if target >= 0 {
+		g.advanceTo(pl, target, rentMul, diceMul)
+	}
+}
+
 // nextProperty returns the first property ahead of player pl that is
 // what want says, or -1 when there is none.
 func (g *Game) nextProperty(pl int8, want Next) int {
@@ -529,6 +559,7 @@ func (g *Game) nextProperty(pl int8, want Next) int {
 	return -1
 }
 
+// nearest returns the first square of the kind ahead of from.
 func (g *Game) nearest(from int, kind SquareKind) int {
 	n := len(g.rules.Squares)
 	for k := 1; k <= n; k++ {

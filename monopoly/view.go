@@ -110,6 +110,12 @@ func (v View) JackpotCash() int { return v.g.JackpotCash() }
 // DeckSize returns how many cards are in a deck (not their order).
 func (v View) DeckSize(d int) int { return v.g.DeckSize(d) }
 
+// LastSpeedDie is Game.LastSpeedDie.
+func (v View) LastSpeedDie() SpeedFace { return v.g.LastSpeedDie() }
+
+// PassedGo is Game.PassedGo.
+func (v View) PassedGo(p int) bool { return v.g.PassedGo(p) }
+
 // LastRoll returns the dice of the latest roll.
 func (v View) LastRoll() (int, int) { return v.g.LastRoll() }
 

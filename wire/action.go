@@ -57,6 +57,7 @@ var actionSpecs = [...]actionSpec{
 	monopoly.ActKeepMortgaged:     {keyNone, "keep the received property mortgaged and pay the 10% fee"},
 	monopoly.ActLiftMortgage:      {keyNone, "lift the mortgage on the received property now (fee plus mortgage value)"},
 	monopoly.ActCounterTrade:      {keyOffer, "answer with a counter-offer to the proposer (when the rules allow counter-offers)"},
+	monopoly.ActMove:              {keySquare, "move to the square: after the speed die's Bus, one white die's or both dice's move ahead; after triples, any other square"},
 }
 
 // answers lists the action kinds that answer each decision kind, in the
@@ -72,6 +73,7 @@ var answers = [...][]monopoly.ActionKind{
 	monopoly.DecisionTradeResponse:     {monopoly.ActAcceptTrade, monopoly.ActRejectTrade, monopoly.ActCounterTrade},
 	monopoly.DecisionRaiseCash:         {monopoly.ActSellBuilding, monopoly.ActMortgage, monopoly.ActProposeTrade, monopoly.ActDeclareBankruptcy},
 	monopoly.DecisionMortgagedTransfer: {monopoly.ActKeepMortgaged, monopoly.ActLiftMortgage},
+	monopoly.DecisionMovement:          {monopoly.ActMove},
 }
 
 // Answers returns the action kinds that answer decisions of kind k.

@@ -166,7 +166,7 @@ func TestEncodeActionErrors(t *testing.T) {
 	r := monopoly.DefaultRules()
 	tests := []monopoly.Action{
 		{Kind: monopoly.ActNone},
-		{Kind: monopoly.ActCounterTrade + 1},
+		{Kind: monopoly.ActMove + 1},
 		{Kind: monopoly.ActBuild, Arg: 40},
 		{Kind: monopoly.ActMortgage, Arg: -1},
 		{Kind: monopoly.ActUseJailCard, Arg: 2},

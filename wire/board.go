@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gopoly/gopoly/monopoly"
 )
 
 // Text renders the snapshot as plain text for a terminal of 80 columns
@@ -43,7 +45,11 @@ func (s Snapshot) writeHeader(b *strings.Builder) {
 	if s.Dice == [2]int{} {
 		b.WriteString("; no roll yet\n")
 	} else {
-		fmt.Fprintf(b, "; last roll %d+%d\n", s.Dice[0], s.Dice[1])
+		fmt.Fprintf(b, "; last roll %d+%d", s.Dice[0], s.Dice[1])
+		if f, ok := monopoly.ParseSpeedFace(s.SpeedDie); ok {
+			fmt.Fprintf(b, ", speed die %s", f.Describe())
+		}
+		b.WriteByte('\n')
 	}
 	if d := s.Decision; d.Player >= 0 {
 		fmt.Fprintf(b, "Waiting for %s: %s", s.playerName(d.Player), d.Kind)

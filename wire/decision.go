@@ -14,11 +14,14 @@ type Decision struct {
 	Player int                   `json:"player"` // the seat that decides; -1 for none
 	// Square: buy: the property offered; bid: the property auctioned;
 	// raise_cash: where the debt arose; mortgaged_transfer: the property
-	// received. -1 (and SquareName "") otherwise.
+	// received; movement: where the player stands. -1 (and SquareName "")
+	// otherwise.
 	Square     int    `json:"square"`
 	SquareName string `json:"square_name"` // the square's name; "" for none
 	// Amount: buy: the price; bid: the high bid (0 before the first);
-	// raise_cash: the debt; mortgaged_transfer: the fee. 0 otherwise.
+	// raise_cash: the debt; mortgaged_transfer: the fee; movement: the
+	// white dice's total after the Bus, 0 after triples (any square). 0
+	// otherwise.
 	Amount int            `json:"amount"`
 	Phase  monopoly.Phase `json:"phase"` // where the current turn stands
 	// RollsAgain: in manage after a roll, going on rolls again (doubles).
@@ -51,7 +54,7 @@ func NewDecision(v monopoly.View) Decision {
 		out.Square, out.SquareName = d.Square, r.Squares[d.Square].Name
 	}
 	switch d.Kind {
-	case monopoly.DecisionBuy, monopoly.DecisionBid, monopoly.DecisionRaiseCash, monopoly.DecisionMortgagedTransfer:
+	case monopoly.DecisionBuy, monopoly.DecisionBid, monopoly.DecisionRaiseCash, monopoly.DecisionMortgagedTransfer, monopoly.DecisionMovement:
 		out.Amount = d.Amount
 	}
 	out.RollsAgain = v.RollsAgain()

@@ -49,6 +49,7 @@ const Research = -2
 //	game_over           player (the winner, -1 for a tie), round_limit, net_worth
 //	debt                player, to, square, square_name, amount, reason
 //	speech              player, speech, thought ("" unless the viewer may see it)
+//	speed_die           player, speed_die ("1"-"6", "mr_monopoly", "bus"), triples
 //
 // "to" is a seat, or -1 for the bank and -2 for the Free Parking pot;
 // "trade" is an Offer. In trade_proposed and trade_rejected under sealed
@@ -82,6 +83,8 @@ type Event struct {
 	Trade        *Offer             `json:"trade"`         // trade events: the offer
 	Speech       string             `json:"speech"`        // speech: what was said
 	Thought      string             `json:"thought"`       // speech: what was thought, if the viewer may see it
+	SpeedDie     string             `json:"speed_die"`     // speed_die: the face thrown
+	Triples      bool               `json:"triples"`       // speed_die: it shows the number both white dice show
 }
 
 // Keys of events beyond seq and kind.
@@ -104,7 +107,8 @@ const (
 	kLimit  = "round_limit" // with net_worth
 	kReason = "reason"
 	kTrade  = "trade"
-	kWords  = "speech" // with thought
+	kWords  = "speech"    // with thought
+	kSpeed  = "speed_die" // with triples
 )
 
 // eventKeys lists the keys of each event kind, in the order written.
@@ -142,6 +146,7 @@ var eventKeys = [...][]string{
 	monopoly.EvGameOver:          {kPlayer, kLimit},
 	monopoly.EvDebt:              {kPlayer, kTo, kSquare, kAmount, kReason},
 	monopoly.EvSpeech:            {kPlayer, kWords},
+	monopoly.EvSpeedDie:          {kPlayer, kSpeed},
 }
 
 // NewEvent describes engine event e, number seq of its game, as viewer
@@ -176,6 +181,8 @@ func NewEvent(r *monopoly.Rules, e monopoly.Event, viewer int, seq int) Event {
 			out.Reason = e.Reason
 		case kWords:
 			out.Speech, out.Thought = e.Speech, e.Thought
+		case kSpeed:
+			out.SpeedDie, out.Triples = monopoly.SpeedFace(e.Amount).String(), e.Flag
 		case kTo:
 			out.To = int(e.Other)
 		case kFrom:
@@ -305,6 +312,11 @@ func (e Event) MarshalJSON() ([]byte, error) {
 			err = put("speech", e.Speech)
 			if err == nil {
 				err = put("thought", e.Thought)
+			}
+		case kSpeed:
+			err = put(k, e.SpeedDie)
+			if err == nil {
+				err = put("triples", e.Triples)
 			}
 		}
 		if err != nil {

@@ -45,6 +45,7 @@ var eventKeys = map[string]string{
 	"game_over":          "player round_limit net_worth",
 	"debt":               "player to square square_name amount reason",
 	"speech":             "player speech thought",
+	"speed_die":          "player speed_die triples",
 }
 
 // recorded plays seeded random games under each variant and returns
@@ -183,13 +184,13 @@ func TestEventPrivacy(t *testing.T) {
 // gains one, add its keys to eventKeys (event.go, and the Event comment)
 // and to the table above.
 func TestEventKindsCovered(t *testing.T) {
-	if text, err := (monopoly.EvSpeech + 1).MarshalText(); err == nil {
-		t.Errorf("the engine has an event kind %q after speech that the wire does not describe", text)
+	if text, err := (monopoly.EvSpeedDie + 1).MarshalText(); err == nil {
+		t.Errorf("the engine has an event kind %q after speed_die that the wire does not describe", text)
 	}
 	var e wire.Event
-	e.Kind = monopoly.EvSpeech + 1
+	e.Kind = monopoly.EvSpeedDie + 1
 	data, err := json.Marshal(e)
-	if err != nil || string(data) != `{"seq":0,"kind":"EventKind(33)","player":0}` {
+	if err != nil || string(data) != `{"seq":0,"kind":"EventKind(34)","player":0}` {
 		t.Errorf("an unknown kind is written as %s, %v", data, err)
 	}
 }

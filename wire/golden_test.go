@@ -74,6 +74,8 @@ func TestGoldenDecisions(t *testing.T) {
 		{"trade_response", variants[0], pending(monopoly.DecisionTradeResponse, 0, nil)},
 		{"raise_cash", variants[0], pending(monopoly.DecisionRaiseCash, 0, func(v monopoly.View, o wire.Options) bool { return o.Trade != nil })},
 		{"mortgaged_transfer", variants[0], pending(monopoly.DecisionMortgagedTransfer, 0, nil)},
+		{"movement_bus", variants[4], pending(monopoly.DecisionMovement, 0, func(v monopoly.View, o wire.Options) bool { return v.Pending().Amount > 0 })},
+		{"movement_triples", variants[4], pending(monopoly.DecisionMovement, 0, func(v monopoly.View, o wire.Options) bool { return v.Pending().Amount == 0 })},
 		{"manage_sealed", variants[1], pending(monopoly.DecisionManage, 100, withTrade)},
 		{"trade_response_sealed", variants[1], pending(monopoly.DecisionTradeResponse, 0, func(v monopoly.View, o wire.Options) bool {
 			return v.Rules() != nil && o.Accept != nil
@@ -142,6 +144,7 @@ func TestGoldenActions(t *testing.T) {
 		{"keep_mortgaged", open, monopoly.Action{Kind: monopoly.ActKeepMortgaged}},
 		{"lift_mortgage", open, monopoly.Action{Kind: monopoly.ActLiftMortgage}},
 		{"counter_trade", open, monopoly.Action{Kind: monopoly.ActCounterTrade, Offer: counter}},
+		{"move", open, monopoly.Action{Kind: monopoly.ActMove, Arg: 24}},
 	}
 	covered := map[monopoly.ActionKind]bool{}
 	for _, tc := range tests {
@@ -224,6 +227,7 @@ func TestGoldenEvents(t *testing.T) {
 	}
 	open := firsts(variants[0])
 	sealed := firsts(variants[1])
+	speed := firsts(variants[4])
 	for k := monopoly.EvNone + 1; k <= monopoly.EvSpeech; k++ {
 		f, ok := open[k]
 		if !ok {
@@ -234,6 +238,11 @@ func TestGoldenEvents(t *testing.T) {
 	}
 	for _, k := range []monopoly.EventKind{monopoly.EvTradeProposed, monopoly.EvTradeAccepted, monopoly.EvTradeRejected} {
 		write(k.String()+"_sealed", variants[1], sealed[k])
+	}
+	if f, ok := speed[monopoly.EvSpeedDie]; ok {
+		write(monopoly.EvSpeedDie.String(), variants[4], f)
+	} else {
+		t.Errorf("no %s event in the seeded games under the speed die", monopoly.EvSpeedDie)
 	}
 }
 

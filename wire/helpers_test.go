@@ -28,6 +28,7 @@ var variants = []variant{
 	{"sealed", "deal_protocol: sealed\nmax_rounds: 150"},
 	{"counters", "counter_offers: 3\nmax_rounds: 150"},
 	{"jackpot", "free_parking_jackpot: true\nincome_tax: lesser\nmax_rounds: 60"},
+	{"speed_die", "speed_die: true\nmax_rounds: 150"},
 }
 
 func rulesOf(tb testing.TB, v variant) *monopoly.Rules {

@@ -38,6 +38,7 @@ import (
 //	lift_mortgage (lift)            lift the mortgage on a received property now
 //	propose PLAYER [give ITEMS] [get ITEMS] (propose_trade)
 //	counter PLAYER [give ITEMS] [get ITEMS] (counter_trade)
+//	move SQUARE (move_to)           after the speed die's Bus or triples: where to
 //
 // Command words and names ignore case. A SQUARE is a name, quoted or not
 // (an unambiguous beginning will do: "boardw"), or an index; a PLAYER a
@@ -71,6 +72,7 @@ var commands = map[string]monopoly.ActionKind{
 	"keep": monopoly.ActKeepMortgaged, "keep_mortgaged": monopoly.ActKeepMortgaged,
 	"lift_mortgage": monopoly.ActLiftMortgage, "lift": monopoly.ActLiftMortgage,
 	"counter": monopoly.ActCounterTrade, "counter_trade": monopoly.ActCounterTrade,
+	"move": monopoly.ActMove, "move_to": monopoly.ActMove,
 }
 
 // canonical is the command word Format writes for each kind.
@@ -81,6 +83,7 @@ var canonical = [...]string{
 	monopoly.ActBuy: "buy", monopoly.ActDecline: "auction", monopoly.ActBid: "bid", monopoly.ActDropOut: "pass",
 	monopoly.ActAcceptTrade: "accept", monopoly.ActRejectTrade: "reject", monopoly.ActDeclareBankruptcy: "bankrupt",
 	monopoly.ActKeepMortgaged: "keep", monopoly.ActLiftMortgage: "lift_mortgage", monopoly.ActCounterTrade: "counter",
+	monopoly.ActMove: "move",
 }
 
 // Words of trades; a name that is one of them is quoted.

@@ -51,6 +51,11 @@ func (d Decision) Text(names []string) string {
 		return fmt.Sprintf("You owe %s $%d and cannot pay in cash: sell buildings, mortgage, trade, or declare bankruptcy.", name(d.Counterparty), d.Amount)
 	case monopoly.DecisionMortgagedTransfer:
 		return fmt.Sprintf("You received %s mortgaged: pay the $%d fee and keep it mortgaged, or lift the mortgage now.", d.SquareName, d.Amount)
+	case monopoly.DecisionMovement:
+		if d.Amount == 0 {
+			return fmt.Sprintf("Triples! Move from %s to any other square of your choice; your roll ends there.", d.SquareName)
+		}
+		return fmt.Sprintf("The speed die shows the Bus: from %s, move by either white die or by their total of %d.", d.SquareName, d.Amount)
 	}
 	return "Nothing to decide."
 }

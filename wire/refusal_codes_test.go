@@ -84,6 +84,9 @@ func TestGoldenRefusalCodes(t *testing.T) {
 	})
 	owing := refusalLanding(t, 10, [2]int{1, 3}, monopolytest.Owned{Name: "Boardwalk"})
 	over := mustPlay(t, refusalLanding(t, 10, [2]int{1, 3}), by(0, monopoly.ActDeclareBankruptcy))
+	// The speed die's Bus on 1+2 from GO: Mediterranean Avenue, Baltic
+	// Avenue or Oriental Avenue, nowhere else.
+	bus := refusalSpeedDie(t, [2]int{1, 2}, monopoly.SpeedBus)
 
 	tests := []struct {
 		name string
@@ -141,6 +144,7 @@ func TestGoldenRefusalCodes(t *testing.T) {
 		{"seal a cash-only deal", monopoly.RefusalSealedNoProperty, sealed, propose(monopoly.TradeOffer{To: 1, GiveCash: 10})},
 		{"propose a third time in a phase", monopoly.RefusalPhaseProposals, phaseUsed, propose(gift)},
 		{"propose twice in a one-trade turn", monopoly.RefusalTurnProposals, turnUsed, propose(gift)},
+		{"ride the Bus to Boardwalk on 1+2", monopoly.RefusalUnreachableSquare, bus, on(monopoly.ActMove, "Boardwalk")},
 	}
 	covered := make(map[monopoly.Refusal]bool)
 	var cases []refusalFixture
@@ -226,6 +230,21 @@ func refusalLanding(t *testing.T, cash int, dice [2]int, props ...monopolytest.O
 	t.Helper()
 	g := monopolytest.Position(t, monopoly.DefaultRules(), 0, []int{cash, 1500}, props...)
 	g.ScriptDice([][2]int{dice})
+	return mustPlay(t, g, monopoly.Action{Kind: monopoly.ActContinue})
+}
+
+// refusalSpeedDie starts a two-player game under the speed die in which
+// player 0, who has passed GO, rolls dice and face from GO, and returns it
+// at the decision the roll asks.
+func refusalSpeedDie(t *testing.T, dice [2]int, face monopoly.SpeedFace) *monopoly.Game {
+	t.Helper()
+	g, err := monopoly.NewFromSetup(monopolytest.Rules(t, "speed_die: true"), monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1,
+		Players: []monopoly.PlayerSetup{{Cash: 1500, PassedGo: true}, {Cash: 1500}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.ScriptDice([][2]int{dice})
+	g.ScriptSpeedDie([]monopoly.SpeedFace{face})
 	return mustPlay(t, g, monopoly.Action{Kind: monopoly.ActContinue})
 }
 

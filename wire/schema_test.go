@@ -204,7 +204,7 @@ func decodeAny(t *testing.T, data []byte) any {
 func TestSchemaAdmitsAnswers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	schemas := map[monopoly.DecisionKind]any{}
-	for k := monopoly.DecisionNone; k <= monopoly.DecisionMortgagedTransfer; k++ {
+	for k := monopoly.DecisionNone; k <= monopoly.DecisionMovement; k++ {
 		schemas[k] = decodeAny(t, wire.Schema(k))
 	}
 	count := 0
@@ -287,10 +287,10 @@ func TestSchemaRefusesWrongAnswers(t *testing.T) {
 // AnswerSchemas holds every decision kind.
 func TestSchemaMatchesTable(t *testing.T) {
 	all := wire.AnswerSchemas()
-	if len(all) != int(monopoly.DecisionMortgagedTransfer)+1 {
+	if len(all) != int(monopoly.DecisionMovement)+1 {
 		t.Errorf("%d schemas", len(all))
 	}
-	for k := monopoly.DecisionNone; k <= monopoly.DecisionMortgagedTransfer; k++ {
+	for k := monopoly.DecisionNone; k <= monopoly.DecisionMovement; k++ {
 		if !bytes.Equal(all[k.String()], wire.Schema(k)) {
 			t.Errorf("%s: AnswerSchemas and Schema differ", k)
 		}

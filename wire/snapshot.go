@@ -19,6 +19,7 @@ type Snapshot struct {
 	Phase        monopoly.Phase `json:"phase"`             // where the current turn stands
 	Current      int            `json:"current"`           // whose turn it is
 	Dice         [2]int         `json:"dice"`              // the dice last rolled; [0,0] before the first roll
+	SpeedDie     string         `json:"speed_die"`         // the speed die with the last turn roll ("1"-"6", "mr_monopoly", "bus"); "" when not thrown
 	Over         bool           `json:"over"`              // the game has ended
 	Winner       int            `json:"winner"`            // -1 while the game goes on, or for a tie
 	DealProtocol string         `json:"deal_protocol"`     // "open" or "sealed"
@@ -59,6 +60,7 @@ type PlayerState struct {
 	Position      int      `json:"position"`        // the square it stands on
 	PositionName  string   `json:"position_name"`   // its name
 	InJail        bool     `json:"in_jail"`         // in jail, not just visiting
+	PassedGo      bool     `json:"passed_go"`       // has passed GO (the speed die is thrown from then on)
 	JailTurns     int      `json:"jail_turns"`      // failed attempts to roll out so far
 	JailCards     int      `json:"jail_cards"`      // Get Out of Jail Free cards held
 	JailCardDecks []string `json:"jail_card_decks"` // their decks, by name
@@ -79,7 +81,7 @@ func NewSnapshot(g *monopoly.Game, viewer int, names []string) Snapshot {
 	d1, d2 := v.LastRoll()
 	s := Snapshot{
 		Viewer: viewer, Turn: v.Turn(), Round: v.Round(), Phase: v.Phase(), Current: v.Current(),
-		Dice: [2]int{d1, d2}, Over: g.Over(), Winner: g.Winner(), DealProtocol: r.DealProtocol.String(),
+		Dice: [2]int{d1, d2}, SpeedDie: v.LastSpeedDie().String(), Over: g.Over(), Winner: g.Winner(), DealProtocol: r.DealProtocol.String(),
 		HouseSupply: v.HouseSupply(), HotelSupply: v.HotelSupply(), Jackpot: v.JackpotCash(),
 		Decision: NewDecision(v),
 	}
@@ -105,7 +107,7 @@ func NewSnapshot(g *monopoly.Game, viewer int, names []string) Snapshot {
 	for p := range v.Players() {
 		ps := PlayerState{
 			Seat: p, Name: fmt.Sprintf("player %d", p), Cash: v.Cash(p), Position: v.Position(p),
-			InJail: v.InJail(p), JailTurns: v.JailTurns(p), JailCards: v.JailCardCount(p),
+			InJail: v.InJail(p), PassedGo: v.PassedGo(p), JailTurns: v.JailTurns(p), JailCards: v.JailCardCount(p),
 			JailCardDecks: jailCardNames(r, uint64(v.JailCardBits(p))), Bankrupt: v.Bankrupt(p),
 			NetWorth: v.NetWorth(p), Properties: []int{},
 		}

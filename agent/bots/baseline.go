@@ -202,6 +202,8 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		if v.Cash(me)-d.Amount-v.Rules().Squares[d.Square].Mortgage >= b.P.CashReserve {
 			a.Kind = monopoly.ActLiftMortgage
 		}
+	case monopoly.DecisionMovement:
+		return BestMove(v, d, b.P.CashReserve, nil)
 	}
 	return a
 }

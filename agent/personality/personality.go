@@ -147,6 +147,10 @@ func (p *Player) decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 		return p.raiseCash(v, d)
 	case monopoly.DecisionMortgagedTransfer:
 		return p.mortgagedTransfer(v, d)
+	case monopoly.DecisionMovement:
+		// Where to go is where it would most like to buy, by its own
+		// taste in properties, or else where it pays least.
+		return bots.BestMove(v, d, p.reserve(v), func(sq int) float64 { return p.worth[sq] })
 	}
 	return monopoly.Action{Kind: monopoly.ActContinue, Player: me}
 }

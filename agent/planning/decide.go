@@ -1,7 +1,9 @@
 package planning
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
 
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/agent/trade"
@@ -30,11 +32,12 @@ func alternative(cs []candidate, a monopoly.Action) []candidate {
 	return append(cs, c)
 }
 
-// plans reports whether the player plans a buy, bid, jail or trade
-// response decision. The planning player plans every one that has an
+// plans reports whether the player plans a buy, bid, jail, trade response
+// or movement decision. The planning player plans every one that has an
 // alternative; the adaptive one only those of high leverage: a property
-// that completes or blocks a colour group, a trade that moves one, and
-// jail once the board is mostly bought, when staying in may pay.
+// that completes or blocks a colour group, a trade that moves one, jail
+// once the board is mostly bought, when staying in may pay, and the free
+// choice of a square that triples give.
 func (pl *Planner) plans(v monopoly.View, d monopoly.Decision) bool {
 	me := d.Player
 	switch d.Kind {
@@ -56,6 +59,8 @@ func (pl *Planner) plans(v monopoly.View, d monopoly.Decision) bool {
 			}
 		}
 		return false
+	case monopoly.DecisionMovement:
+		return !pl.selective || d.Amount == 0
 	}
 	return false
 }
@@ -99,6 +104,27 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		pl.bidLimit = cs[pl.pick(v, cs)].limit
 	}
 	return bidUpTo(v, d, pl.bidLimit)
+}
+
+// movesPlanned is how many moves, besides the rule-based one, a movement
+// decision weighs by rollouts: the Bus has at most three, and of the
+// squares triples reach only the best few by the rule-based count are
+// worth the rollouts.
+const movesPlanned = 3
+
+// decideMovement weighs by rollouts the rule-based move and the next best
+// by the same count.
+func (pl *Planner) decideMovement(v monopoly.View, d monopoly.Decision) monopoly.Action {
+	reserve := pl.fallback(v, d.Player).P.CashReserve
+	moves := v.LegalActions(pl.moves[:0])
+	slices.SortStableFunc(moves, func(a, b monopoly.Action) int {
+		return cmp.Compare(bots.MoveScore(v, d, b.Arg, reserve, nil), bots.MoveScore(v, d, a.Arg, reserve, nil))
+	})
+	cs := pl.withDefault(v, d)
+	for _, a := range moves[:min(len(moves), movesPlanned)] {
+		cs = alternative(cs, a)
+	}
+	return pl.choose(v, cs)
 }
 
 func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Action {

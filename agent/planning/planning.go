@@ -97,6 +97,7 @@ type Planner struct {
 	refusedAt [monopoly.MaxSquares]int
 
 	cands []candidate
+	moves []monopoly.Action // a movement decision's legal moves
 	stats Stats
 }
 
@@ -157,6 +158,10 @@ func (pl *Planner) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	case monopoly.DecisionTradeResponse:
 		if pl.plans(v, d) {
 			return pl.decideTrade(v, d)
+		}
+	case monopoly.DecisionMovement:
+		if pl.plans(v, d) {
+			return pl.decideMovement(v, d)
 		}
 	case monopoly.DecisionManage:
 		return pl.manage(v, d)

@@ -39,7 +39,10 @@ itself counts only rolls that end just visiting). A card move counts where
 the card sends; a third doubles and a failed roll in jail count as in jail.
 
 --jail leave uses a Get Out of Jail Free card if held, else pays the fine,
-at the first chance; --jail stay always rolls for doubles.
+at the first chance; --jail stay always rolls for doubles. Under a rules
+file with speed_die: true, Mr. Monopoly's move counts where it ends, and a
+Bus or triples roll takes the dice's plain move (the Bus both white dice,
+triples the three dice together).
 
 The rolls are split into a fixed number of chunks, each its own game seeded
 from --seed, so the figures do not depend on --workers.

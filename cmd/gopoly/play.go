@@ -523,6 +523,11 @@ func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 		if d1 == d2 {
 			l.roll += " (doubles)"
 		}
+	case monopoly.EvSpeedDie:
+		l.roll += ", speed die " + monopoly.SpeedFace(e.Amount).Describe()
+		if e.Flag {
+			l.roll += " (triples)"
+		}
 	case monopoly.EvRollResolved:
 		// The move and jail lines already say where the roll ended.
 	case monopoly.EvGameOver:

@@ -32,9 +32,13 @@ func Fails(seat int, seed uint64) bool { return seat == 1 && seed%2 == 1 }
 // Idle answers every decision by doing nothing it can avoid.
 type Idle struct{}
 
-// Decide declines, drops out, rejects, rolls for doubles in jail and
-// goes bankrupt rather than raise cash.
-func (Idle) Decide(_ monopoly.View, d monopoly.Decision) monopoly.Action {
+// Decide declines, drops out, rejects, rolls for doubles in jail, goes
+// bankrupt rather than raise cash, and makes the first move the speed die
+// allows.
+func (Idle) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
+	if d.Kind == monopoly.DecisionMovement {
+		return v.LegalActions(nil)[0]
+	}
 	a := monopoly.Action{Player: d.Player}
 	switch d.Kind {
 	case monopoly.DecisionJail:
