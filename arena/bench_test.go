@@ -69,3 +69,21 @@ func BenchmarkTurn(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGameSpeedDie is BenchmarkGame under the speed die.
+func BenchmarkGameSpeedDie(b *testing.B) {
+	r, err := benchRules(b).WithOverrides("bench", []byte("speed_die: true"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := Config{Rules: r, Players: 4, Bots: []string{"baseline"}, Seed: 7, Games: 1}
+	var t Table
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.RunGame(i, &t); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

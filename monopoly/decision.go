@@ -3,6 +3,7 @@ package monopoly
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // DecisionKind is the kind of choice the engine waits for. The names are
@@ -568,8 +569,23 @@ func (g *Game) LegalActions(buf []Action) []Action {
 		buf = g.addLegal(buf, Action{Kind: ActKeepMortgaged})
 		buf = g.addLegal(buf, Action{Kind: ActLiftMortgage})
 	case DecisionMovement:
-		for sq := range g.rules.Squares {
-			buf = g.addLegal(buf, Action{Kind: ActMove, Arg: sq})
+		t := &g.tasks[g.nt-1]
+		if t.amount == movementTriples {
+			for sq := range g.rules.Squares {
+				buf = g.addLegal(buf, Action{Kind: ActMove, Arg: sq})
+			}
+			break
+		}
+		// The Bus: the squares of its three moves, in board order, once each.
+		var to [3]int
+		for i, s := range busSteps(int(g.lastRoll[0]), int(g.lastRoll[1])) {
+			to[i] = (int(t.sq) + s) % len(g.rules.Squares)
+		}
+		slices.Sort(to[:])
+		for i, sq := range to {
+			if i == 0 || sq != to[i-1] {
+				buf = g.addLegal(buf, Action{Kind: ActMove, Arg: sq})
+			}
 		}
 	}
 	return buf

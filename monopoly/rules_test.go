@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,6 +117,10 @@ func TestConfigErrors(t *testing.T) {
 		{name: "counters in sealed deals", text: "deal_protocol: sealed\ncounter_offers: 2\n", line: 2, field: "counter_offers", msg: "no counter-offers"},
 		{name: "counters neither number nor switch", text: "\ncounter_offers: many\n", line: 2, field: "counter_offers", msg: "true/false"},
 		{name: "counters in sealed deals, switched on", text: "deal_protocol: sealed\ncounter_offers: true\n", line: 2, field: "counter_offers", msg: "no counter-offers"},
+		{name: "unknown speed die face", text: "speed_die: true\nspeed_die_faces: [1, 2, taxi]\n", line: 2, field: "speed_die_faces[2]", msg: "mr_monopoly or bus"},
+		{name: "speed die face 7", text: "speed_die_faces: [7]\n", line: 1, field: "speed_die_faces[0]", msg: "a number 1-6"},
+		{name: "no speed die faces", text: "speed_die_faces: []\n", line: 1, field: "speed_die_faces", msg: "at least one face"},
+		{name: "too many speed die faces", text: "speed_die_faces: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n", line: 1, field: "speed_die_faces", msg: "12"},
 		{name: "negative trades per turn", text: "trades_per_turn: -1\n", line: 1, field: "trades_per_turn", msg: "between 0 and 100"},
 		{name: "negative starting cash", text: "# comment\n\nstarting_cash: -1\n", line: 3, field: "starting_cash", msg: "between 0"},
 		{name: "negative jail fine", text: "jail_fine: -5\n", line: 1, field: "jail_fine", msg: "-5"},
@@ -570,5 +575,32 @@ func TestOverrideErrorsPointAtTheirSource(t *testing.T) {
 	}
 	if ce.Field != "board[6].group" || ce.File != "custom.yaml" || ce.Line != d.at["board[6]"] {
 		t.Errorf("error at %s:%d %s, want custom.yaml:%d board[6].group (%v)", ce.File, ce.Line, ce.Field, d.at["board[6]"], err)
+	}
+}
+
+// The speed die's faces read as a rules file writes them and survive the
+// round trip through JSON that saved games and sessions take.
+func TestSpeedDieFaces(t *testing.T) {
+	r, err := monopoly.ParseRules("speed.yaml", []byte("speed_die: true\nspeed_die_faces: [6, bus, mr_monopoly]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []monopoly.SpeedFace{6, monopoly.SpeedBus, monopoly.SpeedMrMonopoly}
+	if !r.SpeedDie || !slices.Equal(r.SpeedDieFaces, want) {
+		t.Fatalf("speed die %v, faces %v; want on, %v", r.SpeedDie, r.SpeedDieFaces, want)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := monopoly.ParseRules("speed.json", data)
+	if err != nil {
+		t.Fatalf("%s: %v", data, err)
+	}
+	if !back.SpeedDie || !slices.Equal(back.SpeedDieFaces, want) {
+		t.Fatalf("read back from %s: speed die %v, faces %v", data, back.SpeedDie, back.SpeedDieFaces)
+	}
+	if d := monopoly.DefaultRules(); d.SpeedDie || len(d.SpeedDieFaces) != 6 {
+		t.Fatalf("default rules: speed die %v, %d faces; want off, 6", d.SpeedDie, len(d.SpeedDieFaces))
 	}
 }

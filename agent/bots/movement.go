@@ -9,7 +9,8 @@ import "github.com/gopoly/gopoly/monopoly"
 // Passing GO adds the salary. The moves are the engine's legal ones.
 func BestMove(v monopoly.View, d monopoly.Decision, reserve int, value func(sq int) float64) monopoly.Action {
 	best, bestScore := monopoly.Action{}, 0.0
-	for _, a := range v.LegalActions(make([]monopoly.Action, 0, monopoly.MaxSquares)) {
+	var buf [monopoly.MaxSquares]monopoly.Action // on the stack: the Bus comes every sixth roll
+	for _, a := range v.LegalActions(buf[:0]) {
 		s := MoveScore(v, d, a.Arg, reserve, value)
 		if best.Kind == monopoly.ActNone || s > bestScore {
 			best, bestScore = a, s

@@ -260,7 +260,7 @@ func (t *table) menu(p session.Pending, seat int) {
 	fmt.Fprintf(t.out, "\n  %s: %s, %s\n  %s\n", t.log.names[seat], t.log.money(me.Cash), where, p.Decision.Text(t.names))
 	o := p.Options
 	for i, text := range o.Notation {
-		fmt.Fprintf(t.out, "  %2d) %s%s\n", i+1, text, t.cost(text, seat))
+		fmt.Fprintf(t.out, "  %2d) %s%s\n", i+1, text, t.cost(text, seat, p.View))
 	}
 	if o.Bid != nil {
 		fmt.Fprintf(t.out, "      bid N: any amount from $%d to $%d\n", o.Bid.Min, o.Bid.Max)
@@ -278,8 +278,9 @@ func (t *table) menu(p session.Pending, seat int) {
 	fmt.Fprintln(t.out, "   b) board   say WORDS   ? help   q) quit (the game is saved)")
 }
 
-// cost adds what an option costs or brings, from the rules, to its line.
-func (t *table) cost(text string, seat int) string {
+// cost adds what an option costs or brings, from the rules, to its line;
+// for a move, who owns the square it goes to.
+func (t *table) cost(text string, seat int, view wire.Snapshot) string {
 	a, err := t.note.Parse(seat, text)
 	if err != nil {
 		return ""
@@ -296,6 +297,20 @@ func (t *table) cost(text string, seat int) string {
 		return fmt.Sprintf("  (costs $%d)", r.UnmortgageCost(a.Arg))
 	case monopoly.ActPayJailFine:
 		return fmt.Sprintf("  ($%d)", r.JailFine)
+	case monopoly.ActMove:
+		if a.Arg >= len(view.Board) || view.Board[a.Arg].Price == 0 {
+			return ""
+		}
+		switch sq := view.Board[a.Arg]; {
+		case sq.Owner < 0:
+			return fmt.Sprintf("  (unowned, $%d)", sq.Price)
+		case sq.Owner == seat:
+			return "  (yours)"
+		case sq.Mortgaged:
+			return fmt.Sprintf("  (%s's, mortgaged)", t.log.names[sq.Owner])
+		default:
+			return fmt.Sprintf("  (%s's)", t.log.names[sq.Owner])
+		}
 	}
 	return ""
 }
@@ -307,6 +322,7 @@ func (t *table) help() {
     unmortgage Boardwalk     pay_fine     use_card     roll_doubles
     propose Cat give Boardwalk +$100 get "Park Place"    accept    reject
     counter Cat give ... get ...      keep      lift_mortgage     bankrupt
+    move Boardwalk           (after the speed die's Bus, or triples)
   Square names may be shortened ("boardw"). Other commands:
     t, trade      build a trade offer step by step
     b, board      the board, the players and the bank
