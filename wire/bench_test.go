@@ -96,6 +96,16 @@ func BenchmarkNewSnapshot(b *testing.B) {
 	}
 }
 
+func BenchmarkSnapshotSVG(b *testing.B) {
+	s := wire.NewSnapshot(benchPosition(b), -1, names)
+	b.ReportAllocs()
+	size := 0
+	for b.Loop() {
+		size = len(s.SVG())
+	}
+	b.ReportMetric(float64(size), "bytes/doc")
+}
+
 func BenchmarkDigestAdd(b *testing.B) {
 	d := wire.NewDigest()
 	e := monopoly.Event{Kind: monopoly.EvRent, Player: 1, Other: 2, Square: 39, Amount: 2000}

@@ -24,40 +24,68 @@ func (s Snapshot) Text() string {
 	b.WriteString("\n")
 	s.writeProperties(&b)
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "Bank: %s, %s left.", count(s.HouseSupply, "house", "houses"), count(s.HotelSupply, "hotel", "hotels"))
+	b.WriteString(s.bankLine())
 	if s.Jackpot != 0 {
-		fmt.Fprintf(&b, " Free Parking jackpot: %s.", money(s.Jackpot))
+		b.WriteString(" " + s.jackpotLine())
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
 func (s Snapshot) writeHeader(b *strings.Builder) {
-	fmt.Fprintf(b, "Round %d, turn %d: ", s.Round, s.Turn)
+	fmt.Fprintf(b, "Round %d, turn %d: %s; %s\n", s.Round, s.Turn, s.standing(), s.lastRoll())
+	if w := s.waiting(); w != "" {
+		b.WriteString(w + "\n")
+	}
+}
+
+// The phrases below are shared by Text and SVG, so that the two boards
+// say the same things in the same words.
+
+// standing says who is to play, or how the game ended.
+func (s Snapshot) standing() string {
 	switch {
 	case s.Over && s.Winner >= 0:
-		fmt.Fprintf(b, "game over, %s wins", s.playerName(s.Winner))
+		return "game over, " + s.playerName(s.Winner) + " wins"
 	case s.Over:
-		b.WriteString("game over, no winner")
-	default:
-		fmt.Fprintf(b, "%s to play, phase %s", s.playerName(s.Current), s.Phase)
+		return "game over, no winner"
 	}
+	return s.playerName(s.Current) + " to play, phase " + s.Phase.String()
+}
+
+// lastRoll gives the dice last rolled.
+func (s Snapshot) lastRoll() string {
 	if s.Dice == [2]int{} {
-		b.WriteString("; no roll yet\n")
-	} else {
-		fmt.Fprintf(b, "; last roll %d+%d", s.Dice[0], s.Dice[1])
-		if f, ok := monopoly.ParseSpeedFace(s.SpeedDie); ok {
-			fmt.Fprintf(b, ", speed die %s", f.Describe())
-		}
-		b.WriteByte('\n')
+		return "no roll yet"
 	}
-	if d := s.Decision; d.Player >= 0 {
-		fmt.Fprintf(b, "Waiting for %s: %s", s.playerName(d.Player), d.Kind)
-		if d.SquareName != "" {
-			fmt.Fprintf(b, ", %s", d.SquareName)
-		}
-		b.WriteString("\n")
+	roll := fmt.Sprintf("last roll %d+%d", s.Dice[0], s.Dice[1])
+	if f, ok := monopoly.ParseSpeedFace(s.SpeedDie); ok {
+		roll += ", speed die " + f.Describe()
 	}
+	return roll
+}
+
+// waiting names the seat that decides and what, or is "" when none does.
+func (s Snapshot) waiting() string {
+	d := s.Decision
+	if d.Player < 0 {
+		return ""
+	}
+	w := "Waiting for " + s.playerName(d.Player) + ": " + d.Kind.String()
+	if d.SquareName != "" {
+		w += ", " + d.SquareName
+	}
+	return w
+}
+
+// bankLine gives the buildings left in the bank.
+func (s Snapshot) bankLine() string {
+	return fmt.Sprintf("Bank: %s, %s left.", count(s.HouseSupply, "house", "houses"), count(s.HotelSupply, "hotel", "hotels"))
+}
+
+// jackpotLine gives the Free Parking pot.
+func (s Snapshot) jackpotLine() string {
+	return "Free Parking jackpot: " + money(s.Jackpot) + "."
 }
 
 func (s Snapshot) writePlayers(b *strings.Builder) {
