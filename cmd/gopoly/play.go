@@ -485,6 +485,13 @@ func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 			l.roll = ""
 			return
 		}
+	case monopoly.EvSpeedDie:
+		// The third die of the roll: the move that follows shares the line.
+		l.roll += ", speed die " + monopoly.SpeedFace(e.Amount).Describe()
+		if e.Flag {
+			l.roll += " (triples)"
+		}
+		return
 	case monopoly.EvLeaveJail:
 		if l.roll != "" {
 			// Doubles in jail: the move that follows shares the line.
@@ -522,11 +529,6 @@ func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 		l.roll = fmt.Sprintf("%s rolls %d + %d = %d", l.names[e.Player], d1, d2, d1+d2)
 		if d1 == d2 {
 			l.roll += " (doubles)"
-		}
-	case monopoly.EvSpeedDie:
-		l.roll += ", speed die " + monopoly.SpeedFace(e.Amount).Describe()
-		if e.Flag {
-			l.roll += " (triples)"
 		}
 	case monopoly.EvRollResolved:
 		// The move and jail lines already say where the roll ended.
