@@ -1,5 +1,7 @@
 package monopoly
 
+import "slices"
+
 // View is what one player may know of a game: everything public, and its
 // own holdings. It hides the generator and the order of the decks. A View
 // is a window on the live game, valid until the next Apply; it costs
@@ -159,6 +161,10 @@ func (v View) ForkInto(f *Game, seed uint64) {
 		for i := range n {
 			cards[i] = uint8(deck.draw())
 		}
+		// In a canonical order before the shuffle, so that the fork
+		// depends on which cards the deck holds, which is public, and not
+		// on their order, which nobody may know.
+		slices.Sort(cards[:n])
 		*deck = deckState{}
 		f.shuffleOnto(deck, cards[:n])
 	}

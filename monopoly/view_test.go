@@ -81,3 +81,27 @@ func TestForkKeepsThePublicPosition(t *testing.T) {
 		}
 	}
 }
+
+// A fork depends on the public position only: two games that differ in
+// the order of their decks and their generators fork, with one seed, into
+// the same game.
+func TestForkIgnoresHiddenOrder(t *testing.T) {
+	r := monopoly.DefaultRules()
+	start := func(seed uint64) *monopoly.Game {
+		g, err := monopoly.NewFromSetup(r, monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: seed,
+			Players: []monopoly.PlayerSetup{{Cash: 1500}, {Cash: 1500, Position: 7}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	a, b := start(1), start(2)
+	if a.SameState(b) {
+		t.Fatal("the two games do not differ in their hidden state")
+	}
+	for _, viewer := range []int{-1, 0, 1} {
+		if !a.View(viewer).Fork(7).SameState(b.View(viewer).Fork(7)) {
+			t.Errorf("viewer %d: the forks of one public position differ", viewer)
+		}
+	}
+}
