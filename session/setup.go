@@ -56,6 +56,9 @@ type Setup struct {
 	Rules string `json:"rules,omitempty"`
 	Seed  uint64 `json:"seed"`
 	Seats []Seat `json:"seats"`
+	// Research: the creator opens the research view (every thought and
+	// sealed limit) to the game's spectators. It does not change the game.
+	Research bool `json:"research,omitempty"`
 }
 
 // DefaultNames are the players' names by seat when a setup gives none:

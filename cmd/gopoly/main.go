@@ -60,6 +60,7 @@ func newRootCmd() *cobra.Command {
 		newForkCmd(),
 		newExportCmd(),
 		newImportCmd(),
+		newServeCmd(),
 		newVersionCmd(),
 	)
 	return root

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/web"
+)
+
+func newServeCmd() *cobra.Command {
+	var (
+		sf   storeFlags
+		addr string
+		demo bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the browser UI: watch the personalities play, take a seat, scrub and fork",
+		Long: `Serves gopoly in the browser on --addr (127.0.0.1:8080 by default: this
+machine only). It starts a game of the four personalities and prints its
+link: the board, the table talk, their thoughts (the research view), the
+chances to win, speed controls and a replay scrubber. The lobby (/) starts
+other games, with seats for people, and lists every stored game, those of
+gopoly play and the MCP server included.
+
+Games are kept in the session store (--data, --db), so a restart loses
+nothing. Ctrl-C stops the server.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			m, done, err := sf.openWith(ctx, cmd, session.Options{Research: true})
+			if err != nil {
+				return err
+			}
+			defer done()
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return usageErr(fmt.Errorf("serve: %w", err))
+			}
+			srv := web.New(web.Options{Sessions: m})
+			defer srv.Close()
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+			base := "http://" + ln.Addr().String()
+			out := cmd.OutOrStdout()
+			if demo {
+				l, err := srv.Demo(ctx)
+				if err != nil {
+					return fmt.Errorf("serve: %w", err)
+				}
+				fmt.Fprintf(out, "gopoly: the four personalities are playing at %s%s\n", base, l.Research)
+			}
+			fmt.Fprintf(out, "gopoly: lobby at %s/ (sessions in %s); Ctrl-C stops\n", base, sf.describe())
+			errc := make(chan error, 1)
+			go func() { errc <- hs.Serve(ln) }()
+			select {
+			case err := <-errc:
+				return fmt.Errorf("serve: %w", err)
+			case <-ctx.Done():
+			}
+			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			srv.Close() // ends the streams, so that Shutdown does not wait on them
+			if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+				return fmt.Errorf("serve: %w", err)
+			}
+			return nil
+		},
+	}
+	sf.register(cmd)
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	cmd.Flags().BoolVar(&demo, "demo", true, "start a game of the four personalities and print its link")
+	return cmd
+}

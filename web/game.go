@@ -1,0 +1,255 @@
+package web
+
+import (
+	"encoding/json"
+	"html/template"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/session"
+)
+
+// gamePage is a game's page: the board, the panels and the scripts that
+// keep them live. The token in its link decides whose page it is.
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	setup := sess.Setup()
+	if allBots(setup) {
+		s.startPacer(sess) // a game of bots left unfinished by a restart goes on
+	}
+	tok := viewToken(r, sess)
+	st, err := s.stateOf(sess, tok)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	p := st.Pending
+	data := map[string]any{
+		"ID": sess.ID(), "CSRF": s.csrf, "Token": token(r), "Seat": p.Seat, "Setup": setup,
+		"Names": setup.Names(), "State": st, "Board": template.HTML(p.View.SVG()), "Board0": p.View.Text(), // the SVG escapes what it draws
+		"Research": tok != "" && p.Seat < 0, "Control": token(r) != "",
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := s.pages.ExecuteTemplate(w, "game.html", data); err != nil {
+		s.o.Logger.Error("web: game page", "err", err)
+	}
+}
+
+// atParam reads the optional ?at= (a log entry) of a request: -1 for now.
+func atParam(r *http.Request) (int, bool) {
+	v := r.URL.Query().Get("at")
+	if v == "" {
+		return -1, true
+	}
+	at, err := strconv.Atoi(v)
+	return at, err == nil && at >= 0
+}
+
+// board is the board as the token's holder sees it, now or after log
+// entry ?at=.
+func (s *Server) board(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	at, ok := atParam(r)
+	if !ok {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "at: want a log entry, a whole number from 0")
+		return
+	}
+	if at < 0 {
+		at = sess.Status().Entries
+	}
+	snap, err := sess.SnapshotAt(viewToken(r, sess), at)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, snap.SVG())
+}
+
+// gameState is what the page's scripts redraw from.
+type gameState struct {
+	session.Pending
+	Text   string         `json:"decision_text"` // the decision as a sentence for its seat
+	Status session.Status `json:"status"`
+	Pace   paceState      `json:"pace"`
+}
+
+// stateOf is the state of sess as the holder of tok sees it.
+func (s *Server) stateOf(sess *session.Session, tok string) (gameState, error) {
+	p, err := sess.Pending(tok)
+	if err != nil {
+		return gameState{}, err
+	}
+	setup := sess.Setup()
+	return gameState{Pending: p, Text: p.Decision.Text(setup.Names()), Status: sess.Status(), Pace: s.paceOf(sess.ID())}, nil
+}
+
+// state is the token's holder's view, decision and options now.
+func (s *Server) state(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	st, err := s.stateOf(sess, viewToken(r, sess))
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// answer submits a person's answer: {"action": ..., "speech": ...} in the
+// wire format. A refused answer changes nothing and comes back with the
+// rule it broke and the legal options.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		s.fail(w, r, http.StatusRequestEntityTooLarge, "too_large", "an answer is at most 1 MiB")
+		return
+	}
+	prog, err := sess.SubmitJSON(r.Context(), token(r), body)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, prog)
+}
+
+// fork opens a new game from a game's position after log entry at, with
+// seats that may be changed, and answers with its links.
+func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
+	req := struct {
+		At    int    `json:"at"`
+		Seats string `json:"seats"` // as gopoly play --seats; "" keeps them
+		Take  *int   `json:"take"`  // a seat a person takes, the others kept
+	}{}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&req); err != nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", "fork: want {\"at\": N, \"seats\": \"...\"} or {\"at\": N, \"take\": SEAT}: "+err.Error())
+		return
+	}
+	var seats []session.Seat
+	switch {
+	case req.Take != nil:
+		if *req.Take < 0 || *req.Take >= monopoly.MaxPlayers {
+			s.fail(w, r, http.StatusBadRequest, "bad_seats", "take: no such seat")
+			return
+		}
+		seats = make([]session.Seat, *req.Take+1)
+		seats[*req.Take].Kind = session.SeatHuman
+	case req.Seats != "":
+		var err error
+		if seats, err = session.ParseSeats(req.Seats); err != nil {
+			s.fail(w, r, http.StatusBadRequest, "bad_seats", err.Error())
+			return
+		}
+	}
+	f, err := s.o.Sessions.Fork(r.Context(), r.PathValue("id"), req.At, seats)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	if err := s.begin(r.Context(), f); err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.links(f))
+}
+
+// gameLinks are the links of a new game: one for each person's seat,
+// one to watch, and the research view's.
+type gameLinks struct {
+	ID       string   `json:"id"`
+	Watch    string   `json:"watch"`
+	Research string   `json:"research"`
+	Seats    []string `json:"seats"` // by seat; "" for a bot's
+}
+
+func (s *Server) links(sess *session.Session) gameLinks {
+	base := "/games/" + sess.ID()
+	t := sess.Tokens()
+	l := gameLinks{ID: sess.ID(), Watch: base, Research: base + "?token=" + t.Research, Seats: make([]string, len(t.Seats))}
+	for i, tok := range t.Seats {
+		if tok != "" {
+			l.Seats[i] = base + "?token=" + tok
+		}
+	}
+	return l
+}
+
+// deleteGame removes a game; only its research token (the creator's)
+// may.
+func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	if t := sess.Tokens().Research; token(r) != t {
+		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "only the game's creator (its research link) may delete it")
+		return
+	}
+	s.stopPacer(sess.ID())
+	if err := s.o.Sessions.Delete(r.Context(), sess.ID()); err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]string{"deleted": sess.ID()})
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// oddsCache keeps the last estimate of each game: every spectator of a
+// turn asks for the same one.
+var oddsCache sync.Map // id -> oddsEntry
+
+type oddsEntry struct {
+	entries int
+	odds    arena.Odds
+}
+
+// odds is each player's chance to win from the public position, by
+// Monte Carlo playouts of baselines (arena.WinOdds), for the page's
+// win-probability line.
+func (s *Server) odds(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	st := sess.Status()
+	if e, ok := oddsCache.Load(sess.ID()); ok && e.(oddsEntry).entries == st.Entries {
+		writeJSON(w, http.StatusOK, e.(oddsEntry).odds)
+		return
+	}
+	g, err := sess.GameAt(st.Entries)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	o, err := arena.WinOdds(r.Context(), g, -1, arena.OddsOptions{Samples: 400, Seed: uint64(st.Entries) + 1})
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "odds", err.Error())
+		return
+	}
+	oddsCache.Store(sess.ID(), oddsEntry{st.Entries, o})
+	writeJSON(w, http.StatusOK, o)
+}
+
+// botNames lists the bots a seat may be, for the lobby's form.
+func botNames() []string { return agent.Names() }

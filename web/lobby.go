@@ -1,0 +1,195 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/session"
+)
+
+// presets are the rules a new game may start from, by name; an uploaded
+// rules file goes on top.
+var presets = []struct{ Name, Label, YAML string }{
+	{"standard", "Standard (the rules reference)", ""},
+	{"speed-die", "Speed die (Mega Edition)", "speed_die: true\n"},
+	{"sealed", "Sealed deals (Monopyly)", "deal_protocol: sealed\n"},
+	{"counters", "Counter-offers (MonopolyBench)", "counter_offers: true\n"},
+	{"jackpot", "Free Parking jackpot, lesser income tax", "free_parking_jackpot: true\nincome_tax: lesser\n"},
+	{"uk", "UK: no double rent beside a mortgage", "mortgaged_group_double_rent: false\n"},
+	{"no-auctions", "No auctions", "auctions: false\n"},
+	{"timed", "Timed: 100 rounds, then net worth", "max_rounds: 100\n"},
+}
+
+// gameRow is a game as the lobby lists it.
+type gameRow struct {
+	session.Record
+	Seats  []session.Seat
+	Paced bool
+}
+
+// lobby lists the games and offers a new one.
+func (s *Server) lobby(w http.ResponseWriter, r *http.Request) {
+	recs, err := s.o.Sessions.List(r.Context())
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	rows := make([]gameRow, 0, len(recs))
+	for _, rec := range recs {
+		var setup session.Setup
+		if json.Unmarshal(rec.Setup, &setup) != nil {
+			continue
+		}
+		rows = append(rows, gameRow{Record: rec, Seats: setup.Seats, Paced: s.paceOf(rec.ID).Paced})
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, rows)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	err = s.pages.ExecuteTemplate(w, "lobby.html", map[string]any{
+		"CSRF": s.csrf, "Games": rows, "Bots": botNames(), "Presets": presets, "Names": session.DefaultNames,
+		"Seats": []int{0, 1, 2, 3, 4, 5, 6, 7}, "Default": []string{"shark", "professor", "hustler", "turtle"},
+	})
+	if err != nil {
+		s.o.Logger.Error("web: lobby", "err", err)
+	}
+}
+
+// createGame starts a game from the lobby's form: seat0..seat7 (a bot's
+// name, "human", or "" for no seat) with name0..name7, a rules preset, an
+// optional uploaded rules file, a seed and the research checkbox. A bad
+// form changes nothing and says what was wrong, for a rules file with its
+// line and field.
+func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseMultipartForm(maxBody); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		s.fail(w, r, http.StatusBadRequest, "bad_form", "the form could not be read: "+err.Error())
+		return
+	}
+	setup, err := parseNewGame(r)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_game", err.Error())
+		return
+	}
+	sess, err := s.o.Sessions.Create(r.Context(), setup)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	if err := s.begin(r.Context(), sess); err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	l := s.links(sess)
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, l)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	s.pages.ExecuteTemplate(w, "created.html", map[string]any{"Links": l, "Names": setup.Names(), "Seats": setup.Seats})
+}
+
+// begin sets a new game going: a game of bots is paced; in a game with
+// people the bots play up to the first person's decision.
+func (s *Server) begin(ctx context.Context, sess *session.Session) error {
+	if allBots(sess.Setup()) {
+		s.startPacer(sess)
+		return nil
+	}
+	_, err := sess.Advance(ctx, 0)
+	return err
+}
+
+func parseNewGame(r *http.Request) (session.Setup, error) {
+	var setup session.Setup
+	var kinds, names []string
+	for i := range monopoly.MaxPlayers {
+		kind := strings.TrimSpace(r.FormValue(fmt.Sprintf("seat%d", i)))
+		if kind == "" {
+			continue
+		}
+		name := strings.TrimSpace(r.FormValue(fmt.Sprintf("name%d", i)))
+		if len(name) > 24 {
+			return setup, fmt.Errorf("seat %d: a name of at most 24 characters", i+1)
+		}
+		kinds, names = append(kinds, kind), append(names, name)
+	}
+	if len(kinds) < 2 {
+		return setup, errors.New("seats: choose at least two players")
+	}
+	var err error
+	if setup.Seats, err = session.ParseSeats(strings.Join(kinds, ",")); err != nil {
+		return setup, err
+	}
+	for i, name := range names {
+		if name != "" {
+			setup.Seats[i].Name = name
+		}
+	}
+	preset := r.FormValue("preset")
+	i := slices.IndexFunc(presets, func(p struct{ Name, Label, YAML string }) bool { return p.Name == preset })
+	if i < 0 && preset != "" {
+		return setup, fmt.Errorf("preset: no rules preset %q", preset)
+	}
+	if i >= 0 {
+		setup.Rules = presets[i].YAML
+	}
+	if f, _, err := r.FormFile("rules"); err == nil {
+		data, err := io.ReadAll(io.LimitReader(f, monopoly.MaxRulesBytes+1))
+		f.Close()
+		if err != nil {
+			return setup, fmt.Errorf("rules file: %v", err)
+		}
+		setup.Rules += string(data)
+	} else if text := r.FormValue("rules_text"); strings.TrimSpace(text) != "" {
+		setup.Rules += text
+	}
+	if setup.Rules != "" {
+		// The same check the session makes, here for a message that
+		// names the uploaded file.
+		if _, err := monopoly.DefaultRules().WithOverrides("rules.yaml", []byte(setup.Rules)); err != nil {
+			return setup, err
+		}
+	}
+	if v := strings.TrimSpace(r.FormValue("seed")); v != "" {
+		if setup.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return setup, fmt.Errorf("seed: want a whole number, got %q", v)
+		}
+	} else {
+		setup.Seed = randomSeed()
+	}
+	setup.Research = r.FormValue("research") != ""
+	return setup, nil
+}
+
+// randomSeed draws a new game's seed.
+func randomSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Demo starts a paced game of the four personalities, the page
+// gopoly serve opens on, and returns its links.
+func (s *Server) Demo(ctx context.Context) (gameLinks, error) {
+	seats, err := session.ParseSeats("shark,professor,hustler,turtle")
+	if err != nil {
+		return gameLinks{}, err
+	}
+	sess, err := s.o.Sessions.Create(ctx, session.Setup{Seed: randomSeed(), Seats: seats, Research: true})
+	if err != nil {
+		return gameLinks{}, err
+	}
+	s.startPacer(sess)
+	return s.links(sess), nil
+}

@@ -1,0 +1,436 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/gopoly/gopoly/agent/bots"
+	_ "github.com/gopoly/gopoly/agent/personality"
+	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/store"
+)
+
+// testServer is a server of a fresh SQLite store, and its HTTP test
+// server.
+type testServer struct {
+	*Server
+	http *httptest.Server
+	m    *session.Manager
+}
+
+func newTestServer(t *testing.T) *testServer {
+	t.Helper()
+	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := session.NewManager(st, session.Options{Research: true})
+	s := New(Options{Sessions: m})
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.Close()
+		hs.Close()
+		st.Close()
+	})
+	return &testServer{Server: s, http: hs, m: m}
+}
+
+// do sends a request from the page's scripts: JSON, the anti-forgery
+// header, and the token.
+func (ts *testServer) do(t *testing.T, method, path, tok string, body any) (*http.Response, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, ts.http.URL+path, rd)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Gopoly-CSRF", ts.csrf)
+	if tok != "" {
+		req.Header.Set("X-Gopoly-Token", tok)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return res, data
+}
+
+// form posts the lobby's new-game form with the fields (and a rules
+// file when rules is not empty).
+func (ts *testServer) form(t *testing.T, fields map[string]string, rules string, csrf bool) (*http.Response, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	if csrf {
+		mw.WriteField("csrf", ts.csrf)
+	}
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	if rules != "" {
+		fw, _ := mw.CreateFormFile("rules", "my-rules.yaml")
+		io.WriteString(fw, rules)
+	}
+	mw.Close()
+	req, _ := http.NewRequest("POST", ts.http.URL+"/games", &b)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return res, data
+}
+
+func (ts *testServer) games(t *testing.T) int {
+	t.Helper()
+	recs, err := ts.m.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(recs)
+}
+
+func tokenOf(link string) string {
+	u, _ := url.Parse(link)
+	return u.Query().Get("token")
+}
+
+// A person plays a whole game against a bot through the handlers alone:
+// the state says when it is the seat's turn and lists the legal answers,
+// and the first one is always accepted.
+func TestPersonPlaysAWholeGame(t *testing.T) {
+	ts := newTestServer(t)
+	res, data := ts.form(t, map[string]string{"seat0": "human", "name0": "Me", "seat1": "baseline", "preset": "timed", "seed": "3"}, "", true)
+	if res.StatusCode != 200 {
+		t.Fatalf("%d %s", res.StatusCode, data)
+	}
+	var l gameLinks
+	json.Unmarshal(data, &l)
+	me := tokenOf(l.Seats[0])
+	if me == "" || l.Seats[1] != "" {
+		t.Fatalf("links %+v", l)
+	}
+	answers := 0
+	for answers < 20000 {
+		_, data := ts.do(t, "GET", "/games/"+l.ID+"/state", me, nil)
+		var st gameState
+		if err := json.Unmarshal(data, &st); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
+		if st.Over {
+			break
+		}
+		if !st.YourTurn {
+			t.Fatalf("not over and not my turn: %s", data)
+		}
+		body := map[string]json.RawMessage{"action": st.Options.Actions[0]}
+		if res, data := ts.do(t, "POST", "/games/"+l.ID+"/answer", me, body); res.StatusCode != 200 {
+			t.Fatalf("answer %s: %d %s", st.Options.Actions[0], res.StatusCode, data)
+		}
+		answers++
+	}
+	sess, _ := ts.m.Open(context.Background(), l.ID)
+	if !sess.Status().Over || answers == 0 {
+		t.Fatalf("after %d answers: %+v", answers, sess.Status())
+	}
+}
+
+// The tokens decide who may act: a spectator, a wrong token and another
+// seat's token are refused, and nothing changes.
+func TestTokensGuardSeats(t *testing.T) {
+	ts := newTestServer(t)
+	_, data := ts.form(t, map[string]string{"seat0": "human", "seat1": "human", "seed": "1"}, "", true)
+	var l gameLinks
+	json.Unmarshal(data, &l)
+	a, b := tokenOf(l.Seats[0]), tokenOf(l.Seats[1])
+	before := mustStatus(t, ts, l.ID)
+	cont := map[string]any{"action": map[string]string{"kind": "continue"}}
+	for _, tc := range []struct {
+		tok  string
+		code int
+	}{{"", http.StatusForbidden}, {"0123", http.StatusForbidden}, {b, http.StatusUnprocessableEntity}} {
+		res, data := ts.do(t, "POST", "/games/"+l.ID+"/answer", tc.tok, cont)
+		if res.StatusCode != tc.code {
+			t.Errorf("token %q: %d %s, want %d", tc.tok, res.StatusCode, data, tc.code)
+		}
+	}
+	// Garbage and an illegal move are refused with the legal options.
+	res, data := ts.do(t, "POST", "/games/"+l.ID+"/answer", a, map[string]any{"action": map[string]any{"kind": "build", "square": 39}})
+	var p problem
+	json.Unmarshal(data, &p)
+	if res.StatusCode != http.StatusUnprocessableEntity || p.Refusal == nil || p.Refusal.Options == nil || len(p.Refusal.Options.Actions) == 0 {
+		t.Errorf("an illegal build: %d %s", res.StatusCode, data)
+	}
+	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/answer", a, "not an answer"); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("garbage: %d", res.StatusCode)
+	}
+	if after := mustStatus(t, ts, l.ID); after != before {
+		t.Fatalf("refused answers changed the game: %+v, then %+v", before, after)
+	}
+	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/answer", a, cont); res.StatusCode != 200 {
+		t.Fatal("the right seat's answer was refused")
+	}
+}
+
+func mustStatus(t *testing.T, ts *testServer, id string) session.Status {
+	t.Helper()
+	sess, err := ts.m.Open(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sess.Status()
+	st.Updated = time.Time{}
+	return st
+}
+
+// A bad form changes nothing and says what was wrong; a rules file's
+// mistake is reported with its line; a form without the anti-forgery
+// token, or from another site, is refused.
+func TestBadFormsChangeNothing(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		fields map[string]string
+		rules  string
+		csrf   bool
+		code   int
+		want   string
+	}{
+		{map[string]string{"seat0": "baseline"}, "", true, 400, "at least two players"},
+		{map[string]string{"seat0": "baseline", "seat1": "no-such-bot"}, "", true, 400, "no-such-bot"},
+		{map[string]string{"seat0": "baseline", "seat1": "human", "seed": "x"}, "", true, 400, "seed"},
+		{map[string]string{"seat0": "baseline", "seat1": "human", "preset": "chess"}, "", true, 400, "preset"},
+		{map[string]string{"seat0": "baseline", "seat1": "human"}, "starting_cash: 1500\njail_fine: lots\n", true, 400, "rules.yaml:2: jail_fine"},
+		{map[string]string{"seat0": "baseline", "seat1": "human"}, "", false, 403, "anti-forgery"},
+	} {
+		res, data := ts.form(t, tc.fields, tc.rules, tc.csrf)
+		if res.StatusCode != tc.code || !strings.Contains(string(data), tc.want) {
+			t.Errorf("%v %q: %d %s, want %d %q", tc.fields, tc.rules, res.StatusCode, data, tc.code, tc.want)
+		}
+	}
+	req, _ := http.NewRequest("POST", ts.http.URL+"/games", strings.NewReader("csrf="+ts.csrf+"&seat0=baseline&seat1=baseline"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 403 {
+		t.Errorf("a cross-site form: %v %v", res.StatusCode, err)
+	}
+	if n := ts.games(t); n != 0 {
+		t.Fatalf("bad forms created %d games", n)
+	}
+}
+
+// sseEvents reads server-sent events from the stream until n have come.
+func sseEvents(t *testing.T, url, lastID string, n int) []streamEvent {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	var out []streamEvent
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var id string
+	for sc.Scan() && len(out) < n {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			id = line[4:]
+		case strings.HasPrefix(line, "data: "):
+			var e streamEvent
+			if err := json.Unmarshal([]byte(line[6:]), &e); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(e.Event.Event.Seq) != id {
+				t.Fatalf("event %d under id %s", e.Event.Event.Seq, id)
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// The stream sends every event in order to every spectator, live, and a
+// reconnection with Last-Event-ID resumes after the last event seen.
+func TestStreamResumes(t *testing.T) {
+	ts := newTestServer(t)
+	_, data := ts.form(t, map[string]string{"seat0": "baseline", "seat1": "baseline", "seed": "5"}, "", true)
+	var l gameLinks
+	json.Unmarshal(data, &l)
+	ts.do(t, "POST", "/games/"+l.ID+"/pace", tokenOf(l.Research), map[string]any{"speed": 5})
+	url := ts.http.URL + "/games/" + l.ID + "/events"
+	first := sseEvents(t, url, "", 30)
+	second := sseEvents(t, url, "", 30) // a second spectator
+	for i := range first {
+		if first[i].Event.Event.Seq != i || second[i].Text != first[i].Text {
+			t.Fatalf("event %d: %+v and %+v", i, first[i], second[i])
+		}
+	}
+	more := sseEvents(t, url, "29", 5)
+	if len(more) != 5 || more[0].Event.Event.Seq != 30 {
+		t.Fatalf("resumed at %+v", more)
+	}
+	res, _ := ts.do(t, "GET", "/games/"+l.ID+"/events?from=x", "", nil)
+	if res.StatusCode != 400 {
+		t.Fatalf("a bad from: %d", res.StatusCode)
+	}
+}
+
+// Spectators see no thoughts unless the creator opened the research view;
+// the research link always does.
+func TestThoughtsOnlyInTheResearchView(t *testing.T) {
+	ts := newTestServer(t)
+	thoughts := func(research bool, tok func(gameLinks) string) int {
+		fields := map[string]string{"seat0": "shark", "seat1": "professor", "seed": "2"}
+		if research {
+			fields["research"] = "1"
+		}
+		_, data := ts.form(t, fields, "", true)
+		var l gameLinks
+		json.Unmarshal(data, &l)
+		ts.do(t, "POST", "/games/"+l.ID+"/pace", tokenOf(l.Research), map[string]any{"speed": 5})
+		u := ts.http.URL + "/games/" + l.ID + "/events"
+		if k := tok(l); k != "" {
+			u += "?token=" + k
+		}
+		n := 0
+		for _, e := range sseEvents(t, u, "", 60) {
+			if e.Event.Event.Thought != "" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := thoughts(false, func(gameLinks) string { return "" }); n != 0 {
+		t.Errorf("a spectator saw %d thoughts", n)
+	}
+	if n := thoughts(false, func(l gameLinks) string { return tokenOf(l.Research) }); n == 0 {
+		t.Error("the research link saw no thought")
+	}
+	if n := thoughts(true, func(gameLinks) string { return "" }); n == 0 {
+		t.Error("a spectator of an open research view saw no thought")
+	}
+}
+
+// Pacing takes a token; the research link pauses, steps and speeds up.
+func TestPace(t *testing.T) {
+	ts := newTestServer(t)
+	_, data := ts.form(t, map[string]string{"seat0": "baseline", "seat1": "random", "seed": "9"}, "", true)
+	var l gameLinks
+	json.Unmarshal(data, &l)
+	path := "/games/" + l.ID + "/pace"
+	if res, _ := ts.do(t, "POST", path, "", map[string]any{"pause": true}); res.StatusCode != 403 {
+		t.Fatalf("a spectator paced the game: %d", res.StatusCode)
+	}
+	if res, _ := ts.do(t, "POST", path, tokenOf(l.Research), map[string]any{"speed": 9}); res.StatusCode != 400 {
+		t.Fatalf("speed 9: %d", res.StatusCode)
+	}
+	_, data = ts.do(t, "POST", path, tokenOf(l.Research), map[string]any{"pause": true})
+	var p paceState
+	json.Unmarshal(data, &p)
+	if !p.Paused {
+		t.Fatalf("pause: %s", data)
+	}
+	time.Sleep(50 * time.Millisecond)
+	before := mustStatus(t, ts, l.ID).Entries
+	time.Sleep(600 * time.Millisecond)
+	if after := mustStatus(t, ts, l.ID).Entries; after != before {
+		t.Fatalf("a paused game went on from %d to %d answers", before, after)
+	}
+	ts.do(t, "POST", path, tokenOf(l.Research), map[string]any{"step": true})
+	deadline := time.Now().Add(5 * time.Second)
+	for mustStatus(t, ts, l.ID).Entries == before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if mustStatus(t, ts, l.ID).Entries == before {
+		t.Fatal("a step played nothing")
+	}
+}
+
+// Forking from an earlier point with a seat taken by a person opens a new
+// game there, the person to play.
+func TestForkTakesASeat(t *testing.T) {
+	ts := newTestServer(t)
+	_, data := ts.form(t, map[string]string{"seat0": "baseline", "seat1": "baseline", "seed": "4"}, "", true)
+	var l gameLinks
+	json.Unmarshal(data, &l)
+	ts.do(t, "POST", "/games/"+l.ID+"/pace", tokenOf(l.Research), map[string]any{"speed": 5})
+	sseEvents(t, ts.http.URL+"/games/"+l.ID+"/events", "", 20)
+	res, data := ts.do(t, "POST", "/games/"+l.ID+"/fork", "", map[string]any{"at": 3, "take": 1})
+	if res.StatusCode != 200 {
+		t.Fatalf("fork: %d %s", res.StatusCode, data)
+	}
+	var f gameLinks
+	json.Unmarshal(data, &f)
+	if f.Seats[1] == "" || f.Seats[0] != "" {
+		t.Fatalf("fork links %+v", f)
+	}
+	sess, err := ts.m.Open(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.Setup().Seats[1].Kind != session.SeatHuman || sess.Status().Entries < 3 {
+		t.Fatalf("forked game: %+v, %+v", sess.Setup().Seats, sess.Status())
+	}
+	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", "", map[string]any{"at": 1 << 20}); res.StatusCode != 422 {
+		t.Fatalf("a fork past the end: %d", res.StatusCode)
+	}
+}
+
+// The pages render, the board is SVG, and unknown games are 404.
+func TestPages(t *testing.T) {
+	ts := newTestServer(t)
+	l, err := ts.Demo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want string
+		code       int
+	}{
+		{"/", "New game", 200},
+		{l.Research, `<svg`, 200},
+		{l.Watch, "Table talk", 200},
+		{"/games/" + l.ID + "/board.svg?at=0", "<svg", 200},
+		{"/games/" + l.ID + "/board.svg?at=-4", "at:", 400},
+		{"/games/nope", "no game", 404},
+		{"/static/game.js", "EventSource", 200},
+		{"/games/" + l.ID + "?token=bad", "bad_token", 403},
+	} {
+		res, err := http.Get(ts.http.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.code || !strings.Contains(string(body), tc.want) {
+			t.Errorf("%s: %d, want %d with %q", tc.path, res.StatusCode, tc.code, tc.want)
+		}
+	}
+}
