@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,7 +63,8 @@ type Manager struct {
 
 	mu      sync.Mutex
 	running map[string]*run
-	watch   []func(Status)
+	watch   map[int]func(Status)
+	watchN  int
 	wg      sync.WaitGroup
 }
 
@@ -78,20 +80,28 @@ func NewManager(dir string, workers int) (*Manager, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lab: %w", err)
 	}
-	return &Manager{dir: dir, workers: workers, running: map[string]*run{}}, nil
+	return &Manager{dir: dir, workers: workers, running: map[string]*run{}, watch: map[int]func(Status){}}, nil
 }
 
 // Watch calls f with a run's status whenever it starts, makes progress
-// (at most every 100 games and at the end), or stops. f must not block.
-func (m *Manager) Watch(f func(Status)) {
+// (every 100 games and at the end), or stops, until the returned function
+// is called. f must not block.
+func (m *Manager) Watch(f func(Status)) (stop func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.watch = append(m.watch, f)
+	k := m.watchN
+	m.watchN++
+	m.watch[k] = f
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		delete(m.watch, k)
+	}
 }
 
 func (m *Manager) notify(s Status) {
 	m.mu.Lock()
-	watch := slices.Clone(m.watch)
+	watch := slices.Collect(maps.Values(m.watch))
 	m.mu.Unlock()
 	for _, f := range watch {
 		f(s)
@@ -310,6 +320,25 @@ func (m *Manager) Spec(id string) ([]byte, error) {
 		return nil, fmt.Errorf("lab: %s: %w", id, err)
 	}
 	return e.Source, nil
+}
+
+// Plots are the plot files a run's directory holds, by name.
+var Plots = []string{"winrates.svg", "winrates.png"}
+
+// Plot returns a plot of run id's games (one of Plots), written when the
+// run stopped.
+func (m *Manager) Plot(id, name string) ([]byte, error) {
+	if _, err := m.Status(id); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(Plots, name) {
+		return nil, fmt.Errorf("lab: no plot %q (plots: %v)", name, Plots)
+	}
+	data, err := os.ReadFile(filepath.Join(m.path(id), name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ErrNotFound
+	}
+	return data, err
 }
 
 // Delete removes a run that is not running, and its files.

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/wire"
 )
@@ -36,6 +37,7 @@ var staticFS embed.FS
 // Options configure a Server.
 type Options struct {
 	Sessions *session.Manager // must have Research enabled for research views
+	Lab      *lab.Manager     // experiments; nil: no lab pages
 	Logger   *slog.Logger     // nil: slog.Default()
 }
 
@@ -67,6 +69,7 @@ func New(o Options) *Server {
 	mac.Write([]byte("gopoly csrf"))
 	s.csrf = hex.EncodeToString(mac.Sum(nil))
 	s.pages = template.Must(template.New("").Funcs(template.FuncMap{
+		"mul100": func(x float64) float64 { return 100 * x },
 		"json": func(v any) (template.JS, error) {
 			b, err := json.Marshal(v)
 			return template.JS(b), err
@@ -85,6 +88,7 @@ func New(o Options) *Server {
 	s.mux.HandleFunc("POST /games/{id}/pace", s.guard(s.pace))
 	s.mux.HandleFunc("POST /games/{id}/fork", s.guard(s.fork))
 	s.mux.HandleFunc("POST /games/{id}/delete", s.guard(s.deleteGame))
+	s.labRoutes()
 	return s
 }
 

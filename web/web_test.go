@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	_ "github.com/gopoly/gopoly/agent/bots"
 	_ "github.com/gopoly/gopoly/agent/personality"
+	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
 )
@@ -36,9 +38,14 @@ func newTestServer(t *testing.T) *testServer {
 		t.Fatal(err)
 	}
 	m := session.NewManager(st, session.Options{Research: true})
-	s := New(Options{Sessions: m})
+	lm, err := lab.NewManager(filepath.Join(t.TempDir(), "experiments"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Sessions: m, Lab: lm})
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
+		lm.Close()
 		s.Close()
 		hs.Close()
 		st.Close()
@@ -432,5 +439,62 @@ func TestPages(t *testing.T) {
 		if res.StatusCode != tc.code || !strings.Contains(string(body), tc.want) {
 			t.Errorf("%s: %d, want %d with %q", tc.path, res.StatusCode, tc.code, tc.want)
 		}
+	}
+}
+
+// An experiment started from the lab's form runs in the background; its
+// status stream follows it to the end, and its page shows the results.
+func TestLab(t *testing.T) {
+	ts := newTestServer(t)
+	post := func(spec string) (*http.Response, []byte) {
+		req, _ := http.NewRequest("POST", ts.http.URL+"/lab", strings.NewReader(url.Values{"csrf": {ts.csrf}, "spec": {spec}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, data
+	}
+	if res, data := post("name: x\nvariants: []\n"); res.StatusCode != 400 || !strings.Contains(string(data), "spec.yaml") {
+		t.Fatalf("a bad spec: %d %s", res.StatusCode, data)
+	}
+	res, data := post("name: web-lab\nseeds: {start: 1, count: 30, step: 1}\nvariants:\n  - {name: a, seats: [baseline, random]}\n")
+	if res.StatusCode != 200 {
+		t.Fatalf("%d %s", res.StatusCode, data)
+	}
+	var st lab.Status
+	json.Unmarshal(data, &st)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.http.URL+"/lab/"+st.ID+"/events", nil)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ""
+	sc := bufio.NewScanner(stream.Body)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, "data: ") {
+			last = line[6:]
+		}
+	}
+	stream.Body.Close()
+	if !strings.Contains(last, `"state":"complete"`) || !strings.Contains(last, `"done":30`) {
+		t.Fatalf("the stream ended with %s", last)
+	}
+	_, data = ts.do(t, "GET", "/lab/"+st.ID, "", nil)
+	if !strings.Contains(string(data), `"wins"`) {
+		t.Fatalf("results: %s", data)
+	}
+	for _, p := range []string{"/lab/" + st.ID + "/plots/winrates.svg", "/lab", "/lab/" + st.ID} {
+		if res, err := http.Get(ts.http.URL + p); err != nil || res.StatusCode != 200 {
+			t.Errorf("%s: %v %v", p, res.StatusCode, err)
+		}
+	}
+	if res, _ := ts.do(t, "GET", "/lab/"+st.ID+"/plots/..%2f..%2fetc%2fpasswd", "", nil); res.StatusCode == 200 {
+		t.Error("a path out of the run was served")
 	}
 }

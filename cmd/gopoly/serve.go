@@ -48,7 +48,12 @@ nothing. Ctrl-C stops the server.`,
 			if err != nil {
 				return usageErr(fmt.Errorf("serve: %w", err))
 			}
-			srv := web.New(web.Options{Sessions: m})
+			lm, err := sf.openLab(cmd)
+			if err != nil {
+				return err
+			}
+			defer lm.Close() // cancels the runs; they resume from the lab page
+			srv := web.New(web.Options{Sessions: m, Lab: lm})
 			defer srv.Close()
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 			base := "http://" + ln.Addr().String()

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
 )
@@ -52,6 +54,25 @@ func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo sessio
 }
 
 func (f *storeFlags) options() store.Options { return store.Options{DataDir: f.data, DSN: f.db} }
+
+// openLab opens the experiments run in the background by the interactive
+// front ends: in the data directory's experiments/, whichever store keeps
+// the sessions.
+func (f *storeFlags) openLab(cmd *cobra.Command) (*lab.Manager, error) {
+	dir := f.data
+	if dir == "" {
+		d, err := store.DefaultDataDir()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cmdName(cmd), err)
+		}
+		dir = d
+	}
+	m, err := lab.NewManager(filepath.Join(dir, "experiments"), 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmdName(cmd), err)
+	}
+	return m, nil
+}
 
 // describe names the store for messages, without secrets.
 func (f *storeFlags) describe() string { return store.Describe(f.options()) }

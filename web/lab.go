@@ -1,0 +1,236 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/gopoly/gopoly/lab"
+)
+
+// The lab pages launch experiments from a spec, follow their progress
+// live, and show their results tables and plots. Runs are lab.Manager's:
+// the MCP server's experiments are the same ones.
+
+func (s *Server) labRoutes() {
+	s.mux.HandleFunc("GET /lab", s.labPage)
+	s.mux.HandleFunc("POST /lab", s.guard(s.labStart))
+	s.mux.HandleFunc("GET /lab/{id}", s.labRun)
+	s.mux.HandleFunc("GET /lab/{id}/events", s.labEvents)
+	s.mux.HandleFunc("GET /lab/{id}/plots/{name}", s.labPlot)
+	s.mux.HandleFunc("POST /lab/{id}/cancel", s.guard(s.labCancel))
+	s.mux.HandleFunc("POST /lab/{id}/resume", s.guard(s.labResume))
+}
+
+// exampleSpec fills the lab's form: the planner against three baselines.
+const exampleSpec = `name: planning-vs-baselines
+seeds: {start: 1, count: 200, step: 1}
+detail: stats
+rules: {max_rounds: 500}
+variants:
+  - name: planning
+    seats: [planning, baseline, baseline, baseline]
+    rotate: true
+  - name: baseline
+    seats: [baseline, baseline, baseline, baseline]
+`
+
+func (s *Server) labOff(w http.ResponseWriter, r *http.Request) bool {
+	if s.o.Lab == nil {
+		s.fail(w, r, http.StatusNotFound, "no_lab", "this server runs no experiments")
+		return true
+	}
+	return false
+}
+
+func (s *Server) labPage(w http.ResponseWriter, r *http.Request) {
+	if s.labOff(w, r) {
+		return
+	}
+	runs, err := s.o.Lab.List()
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, runs)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	s.pages.ExecuteTemplate(w, "lab.html", map[string]any{"CSRF": s.csrf, "Runs": runs, "Example": exampleSpec})
+}
+
+// labStart starts a run from the form's spec (text or uploaded file).
+func (s *Server) labStart(w http.ResponseWriter, r *http.Request) {
+	if s.labOff(w, r) {
+		return
+	}
+	if err := r.ParseMultipartForm(maxBody); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		s.fail(w, r, http.StatusBadRequest, "bad_form", err.Error())
+		return
+	}
+	name, spec := "spec.yaml", []byte(r.FormValue("spec"))
+	if f, h, err := r.FormFile("file"); err == nil {
+		spec, err = io.ReadAll(io.LimitReader(f, maxBody))
+		f.Close()
+		if err != nil {
+			s.fail(w, r, http.StatusBadRequest, "bad_form", err.Error())
+			return
+		}
+		name = path.Base(h.Filename)
+	}
+	if strings.TrimSpace(string(spec)) == "" {
+		s.fail(w, r, http.StatusBadRequest, "bad_spec", "an experiment spec is needed: YAML as gopoly experiment run reads it")
+		return
+	}
+	st, err := s.o.Lab.Start(name, spec)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_spec", err.Error())
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, st)
+		return
+	}
+	http.Redirect(w, r, "/lab/"+st.ID, http.StatusSeeOther)
+}
+
+// labError answers with what the lab said.
+func (s *Server) labError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, lab.ErrNotFound):
+		s.fail(w, r, http.StatusNotFound, "not_found", "no experiment run "+r.PathValue("id"))
+	case errors.Is(err, lab.ErrBusy):
+		s.fail(w, r, http.StatusConflict, "busy", err.Error())
+	default:
+		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
+	}
+}
+
+// labRun is a run's page: its progress, results tables and plots.
+func (s *Server) labRun(w http.ResponseWriter, r *http.Request) {
+	if s.labOff(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	st, err := s.o.Lab.Status(id)
+	if err != nil {
+		s.labError(w, r, err)
+		return
+	}
+	sum, err := s.o.Lab.Summary(id)
+	if err != nil {
+		s.labError(w, r, err)
+		return
+	}
+	spec, _ := s.o.Lab.Spec(id)
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]any{"status": st, "summary": sum})
+		return
+	}
+	_, plotErr := s.o.Lab.Plot(id, "winrates.svg")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	err = s.pages.ExecuteTemplate(w, "lab_run.html", map[string]any{"CSRF": s.csrf, "Status": st, "Summary": sum,
+		"Spec": string(spec), "Plot": plotErr == nil, "Percent": percent(st.Done, st.Total)})
+	if err != nil {
+		s.o.Logger.Error("web: lab run", "err", err)
+	}
+}
+
+func percent(done, total int) int {
+	if total == 0 {
+		return 0
+	}
+	return 100 * done / total
+}
+
+// labEvents streams a run's status as it changes, until it stops.
+func (s *Server) labEvents(w http.ResponseWriter, r *http.Request) {
+	if s.labOff(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	st, err := s.o.Lab.Status(id)
+	if err != nil {
+		s.labError(w, r, err)
+		return
+	}
+	flush, ok := w.(http.Flusher)
+	if !ok {
+		return
+	}
+	changes := make(chan lab.Status, 8)
+	stop := s.o.Lab.Watch(func(st lab.Status) {
+		if st.ID == id {
+			select {
+			case changes <- st:
+			default: // a slow reader misses progress, never the end: it reads the status again
+			}
+		}
+	})
+	defer stop()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	send := func(st lab.Status) {
+		data, _ := json.Marshal(st)
+		fmt.Fprintf(w, "event: status\ndata: %s\n\n", data)
+		flush.Flush()
+	}
+	send(st)
+	for st.State == lab.StateRunning {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.ctx.Done():
+			return
+		case st = <-changes:
+			send(st)
+		}
+	}
+}
+
+func (s *Server) labPlot(w http.ResponseWriter, r *http.Request) {
+	if s.labOff(w, r) {
+		return
+	}
+	name := r.PathValue("name")
+	data, err := s.o.Lab.Plot(r.PathValue("id"), name)
+	if err != nil {
+		s.labError(w, r, err)
+		return
+	}
+	if strings.HasSuffix(name, ".svg") {
+		w.Header().Set("Content-Type", "image/svg+xml")
+	} else {
+		w.Header().Set("Content-Type", "image/png")
+	}
+	w.Write(data)
+}
+
+func (s *Server) labCancel(w http.ResponseWriter, r *http.Request) {
+	s.labAct(w, r, s.o.Lab.Cancel)
+}
+
+func (s *Server) labResume(w http.ResponseWriter, r *http.Request) {
+	s.labAct(w, r, s.o.Lab.Resume)
+}
+
+func (s *Server) labAct(w http.ResponseWriter, r *http.Request, act func(string) (lab.Status, error)) {
+	if s.labOff(w, r) {
+		return
+	}
+	st, err := act(r.PathValue("id"))
+	if err != nil {
+		s.labError(w, r, err)
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, st)
+		return
+	}
+	http.Redirect(w, r, "/lab/"+st.ID, http.StatusSeeOther)
+}
