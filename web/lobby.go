@@ -33,7 +33,7 @@ var presets = []struct{ Name, Label, YAML string }{
 // gameRow is a game as the lobby lists it.
 type gameRow struct {
 	session.Record
-	Seats  []session.Seat
+	Seats []session.Seat
 	Paced bool
 }
 
