@@ -28,6 +28,7 @@ var presets = []struct{ Name, Label, YAML string }{
 	{"uk", "UK: no double rent beside a mortgage", "mortgaged_group_double_rent: false\n"},
 	{"no-auctions", "No auctions", "auctions: false\n"},
 	{"timed", "Timed: 100 rounds, then net worth", "max_rounds: 100\n"},
+	{"quick", "Quick: 20 rounds, then net worth", "max_rounds: 20\n"},
 }
 
 // gameRow is a game as the lobby lists it.

@@ -108,10 +108,10 @@ function drawPlayers() {
 
 // ---- the feeds -----------------------------------------------------------
 
-function addFeed(list, text, cls) {
+function addFeed(list, text, cls, seq) {
   const ol = $(list);
   if (!ol) return;
-  ol.append(el("li", { class: cls || "" }, text));
+  ol.append(el("li", { class: cls || "", "data-seq": seq }, text));
   while (ol.children.length > 300) ol.firstChild.remove();
   ol.scrollTop = ol.scrollHeight;
 }
@@ -135,7 +135,7 @@ function onEvent(e) {
       askOdds();
       break;
   }
-  addFeed("#feed", e.text, ev.kind);
+  addFeed("#feed", e.text, ev.kind, ev.seq);
   const scrub = $("#scrub");
   scrub.max = ev.seq;
   if (!scrubbing) scrub.value = ev.seq;
@@ -153,6 +153,8 @@ function connect() {
 // ---- a person's decision -------------------------------------------------
 
 function answer(action, extra = {}) {
+  // One answer at a time: the decision is drawn anew once it is taken.
+  $("#decision").querySelectorAll("button").forEach((b) => (b.disabled = true));
   const body = { action, ...extra };
   const said = $("#say")?.value?.trim();
   if (said) body.speech = said;
@@ -162,7 +164,10 @@ function answer(action, extra = {}) {
       if (say) say.value = "";
       refresh();
     })
-    .catch((p) => showRefusal(p));
+    .catch((p) => {
+      $("#decision").querySelectorAll("button").forEach((b) => (b.disabled = false));
+      showRefusal(p);
+    });
 }
 
 function showRefusal(p) {

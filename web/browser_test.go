@@ -1,0 +1,228 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests drive Debian's chromium, headless, through chromedp.
+// Without chromium they skip and say why, except on CI, where .ci/run
+// installs it and a skip would leave the pages untested.
+
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on CI: .ci/run must install Debian's chromium")
+	}
+	t.Skip("no chromium on this machine: the browser tests need it (apt-get install chromium)")
+	return ""
+}
+
+// browser starts a headless chromium for the test and returns a tab.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox, // tests run as root on CI
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 800),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 4*time.Minute)
+	t.Cleanup(func() {
+		cancelTime()
+		cancel()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil { // start the browser now
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// eval runs a JavaScript expression in the tab and returns its value.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls expr until it is true.
+func waitFor(t *testing.T, ctx context.Context, what, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !eval[bool](t, ctx, expr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// screenshot saves the tab's screenshot as a test artifact (in
+// $GOPOLY_ARTIFACTS, else the test's temporary directory) and fails if
+// it is blank: a page that draws a board has many colours.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	data, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := os.Getenv("GOPOLY_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data)) // quality 100 is PNG
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	colours := map[uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 7 {
+		for x := b.Min.X; x < b.Max.X; x += 7 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colours[r>>12<<8|g>>12<<4|bl>>12] = true
+		}
+	}
+	if len(colours) < 20 {
+		t.Fatalf("%s: %d colours: the page is blank", path, len(colours))
+	}
+}
+
+// A person opens the lobby, starts a game with a seat of their own,
+// follows its link and plays it to the end by clicking; a spectator in a
+// second tab sees the same events; a dropped stream reconnects without
+// losing one; and the scrubber forks the game.
+func TestBrowserGame(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := browser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.http.URL+"/"),
+		chromedp.WaitVisible("#seat0"),
+		chromedp.SetValue("#seat0", "human"),
+		chromedp.SetValue("#name0", "Tester"),
+		chromedp.SetValue("#seat1", "baseline"),
+		chromedp.SetValue("#seat2", ""),
+		chromedp.SetValue("#seat3", ""),
+		chromedp.SetValue("#preset", "quick"),
+		chromedp.SetValue("#seed", "7"),
+		chromedp.Click("form.new-game button[type=submit]"),
+		chromedp.WaitVisible("a.seat-link"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "created")
+	seatLink := eval[string](t, ctx, `document.querySelector("a.seat-link").href`)
+	watch := eval[string](t, ctx, `document.getElementById("watch-link").href`)
+	if err := chromedp.Do(ctx, chromedp.Click("a.seat-link"), chromedp.WaitVisible("#board svg")); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, ctx, "location.href"); got != seatLink {
+		t.Fatalf("at %s, want the seat's page", got)
+	}
+
+	// A spectator's tab.
+	spec, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	if err := chromedp.Do(spec, chromedp.Navigate(watch), chromedp.WaitVisible("#board svg")); err != nil {
+		t.Fatal(err)
+	}
+
+	// Play by clicking the first option until the game is over; drop the
+	// streams once on the way.
+	clicks, dropped := 0, false
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		state := eval[string](t, ctx, `(() => {
+			const h = document.querySelector("#decision h2");
+			if (h && /wins|Game over/.test(h.textContent)) return "over";
+			const b = document.querySelector('#decision button[data-key="1"]');
+			if (b && !b.disabled) { b.click(); return "clicked"; }
+			return "";
+		})()`)
+		if state == "over" {
+			break
+		}
+		if state == "clicked" {
+			clicks++
+		}
+		if clicks == 20 && !dropped {
+			ts.http.CloseClientConnections() // every stream drops; EventSource reconnects with Last-Event-ID
+			dropped = true
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not end in 3 minutes (%d clicks)", clicks)
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	if clicks < 10 {
+		t.Fatalf("a game of %d clicks", clicks)
+	}
+	screenshot(t, ctx, "game-over")
+
+	// Both tabs end with every event once, in order.
+	n := eval[int](t, ctx, `document.querySelectorAll("#feed li").length`)
+	const contiguous = `(() => { const s = [...document.querySelectorAll("#feed li")].map(l => +l.dataset.seq);
+		return s.every((v, i) => i === 0 || v === s[i-1] + 1) ? s.length : -1; })()`
+	waitFor(t, spec, "the spectator's events", fmt.Sprintf(`document.querySelectorAll("#feed li").length >= %d`, min(n, 300)))
+	for name, tab := range map[string]context.Context{"player": ctx, "spectator": spec} {
+		if got := eval[int](t, tab, contiguous); got < 0 {
+			t.Errorf("%s: the feed has a gap or a repeat after the dropped stream", name)
+		}
+	}
+	playerFeed := eval[string](t, ctx, `[...document.querySelectorAll("#feed li")].slice(-50).map(l => l.textContent).join("\n")`)
+	specFeed := eval[string](t, spec, `[...document.querySelectorAll("#feed li")].slice(-50).map(l => l.textContent).join("\n")`)
+	if playerFeed != specFeed {
+		t.Errorf("the tabs saw different events:\n%s\n---\n%s", playerFeed, specFeed)
+	}
+	screenshot(t, spec, "spectator")
+
+	// Scrub back and fork.
+	err = chromedp.Do(spec,
+		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("scrub"); s.value = 40; s.dispatchEvent(new Event("input")); })()`),
+		chromedp.Click("#fork"),
+		chromedp.WaitVisible("#fork-link"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork := eval[string](t, spec, `document.getElementById("fork-link").href`)
+	if !strings.Contains(fork, "/games/") || strings.Contains(fork, seatLink) {
+		t.Fatalf("fork link %q", fork)
+	}
+	if err := chromedp.Do(spec, chromedp.Navigate(fork), chromedp.WaitVisible("#board svg")); err != nil {
+		t.Fatal(err)
+	}
+	if n := ts.games(t); n != 2 {
+		t.Fatalf("%d games after the fork, want 2", n)
+	}
+	screenshot(t, spec, "fork")
+}
