@@ -6,6 +6,7 @@ package agent
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -39,9 +40,49 @@ type Bot struct {
 	// is derived from the game's seed and the seat, so a bot that draws
 	// random numbers is deterministic given the game.
 	Make func(p Params, seat int, seed uint64) Agent
+	// Outside marks a bot whose answers come from outside this process
+	// (a program over a pipe or a socket): they are deterministic given
+	// its answers, not given the game, so a replay of a logged game
+	// takes its logged answers instead of asking it again.
+	Outside bool
 }
 
-var registry = map[string]Bot{}
+var (
+	registry = map[string]Bot{}
+	schemes  = map[string]Scheme{}
+)
+
+// Scheme resolves bot names of the form "SCHEME:ARG", such as
+// "exec:python3 bot.py": players whose kind is named by the scheme and
+// whose particulars by the argument, so that every command and spec that
+// names bots seats them without knowing of them.
+type Scheme struct {
+	Doc string // one line, for help texts: "exec:CMD  a program over stdin and stdout"
+	// Resolve checks arg and returns the bot it names (Name set to the
+	// whole "SCHEME:ARG"); a bad arg is an error saying what is wrong.
+	// It must not start anything: Make does, or the player's first
+	// decision.
+	Resolve func(arg string) (Bot, error)
+}
+
+// RegisterScheme makes bot names "name:ARG" resolve through s. It panics
+// on a duplicate: registration happens at init.
+func RegisterScheme(name string, s Scheme) {
+	if _, dup := schemes[name]; dup || strings.ContainsAny(name, ":, ") {
+		panic("agent: duplicate or malformed scheme " + name)
+	}
+	schemes[name] = s
+}
+
+// Schemes lists the registered schemes' docs, sorted.
+func Schemes() []string {
+	docs := make([]string, 0, len(schemes))
+	for _, s := range schemes {
+		docs = append(docs, s.Doc)
+	}
+	sort.Strings(docs)
+	return docs
+}
 
 // Register makes a bot available by name. It panics on a duplicate name
 // or an unknown knob in Reads: registration happens at init.
@@ -75,13 +116,33 @@ func (b Bot) reads(knob string) bool { return b.Reads == nil || slices.Contains(
 // every table that seats it (a simulation, a session) plays it the same.
 func SeatSeed(game uint64, seat int) uint64 { return monopoly.DeriveSeed(game, 1000+seat) }
 
-// Lookup returns the named bot.
+// Lookup returns the named bot: a registered one, or one a scheme
+// resolves ("exec:python3 bot.py"). This is where every command, spec
+// and session resolves the bots it names.
 func Lookup(name string) (Bot, error) {
-	b, ok := registry[name]
-	if !ok {
-		return Bot{}, fmt.Errorf("agent: unknown bot %q (known: %s)", name, strings.Join(Names(), ", "))
+	if b, ok := registry[name]; ok {
+		return b, nil
 	}
-	return b, nil
+	if scheme, arg, ok := strings.Cut(name, ":"); ok {
+		if s, ok := schemes[scheme]; ok {
+			b, err := s.Resolve(arg)
+			if err != nil {
+				return Bot{}, fmt.Errorf("agent: bot %q: %w", name, err)
+			}
+			b.Name = name
+			return b, nil
+		}
+	}
+	known := strings.Join(Names(), ", ")
+	if len(schemes) > 0 {
+		names := make([]string, 0, len(schemes))
+		for n := range schemes {
+			names = append(names, n+":...")
+		}
+		sort.Strings(names)
+		known += "; or " + strings.Join(names, ", ")
+	}
+	return Bot{}, fmt.Errorf("agent: unknown bot %q (known: %s)", name, known)
 }
 
 // New makes the named bot with its default parameters.
@@ -109,5 +170,45 @@ func Names() []string {
 	return names
 }
 
-// Known reports whether a bot is registered.
-func Known(name string) bool { _, ok := registry[name]; return ok }
+// Known reports whether a bot is registered or a scheme resolves it.
+func Known(name string) bool { _, err := Lookup(name); return err == nil }
+
+// IsOutside reports whether the named bot answers from outside this
+// process (Bot.Outside).
+func IsOutside(name string) bool { b, err := Lookup(name); return err == nil && b.Outside }
+
+// Follower is a player that follows the game between its own decisions:
+// a program elsewhere, which is told what its seat may see of what
+// happened since it last decided, and how the game ended. Driver hands
+// it the events each action records (a table that seats a follower
+// records its game's events: Following), before its Applied hook sees
+// them; a game that does not record tells it nothing.
+type Follower interface {
+	Agent
+	Follow(r *monopoly.Rules, events []monopoly.Event)
+}
+
+// Following reports whether any of agents is a Follower.
+func Following(agents []Agent) bool {
+	for _, a := range agents {
+		if _, ok := a.(Follower); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// CloseAll closes the agents that hold something to close (io.Closer: a
+// child process, a connection), and returns the first error. Tables and
+// commands call it when their games are done.
+func CloseAll(agents []Agent) error {
+	var first error
+	for _, a := range agents {
+		if c, ok := a.(io.Closer); ok {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}

@@ -60,6 +60,13 @@ type Driver struct {
 	// Applied, if set, is called after every accepted action with the
 	// seat and its answer; an error stops Run and is returned.
 	Applied func(g *monopoly.Game, seat int, ans Answer) error
+
+	// followers are the Agents that follow the game, found by Run; nil
+	// when none do. Held through a pointer so that escape analysis, which
+	// does not tell fields apart, does not move Applied's closure to the
+	// heap because a follower is called (one allocation per game).
+	followers *[]Follower
+	told      int // events of g.Events() the followers were given
 }
 
 // Run plays g until it is over, a waiting seat must decide, or Max
@@ -67,6 +74,8 @@ type Driver struct {
 // stopped. A refused action stops it with a *SeatError; the refused
 // action changed nothing, and neither did its words.
 func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, err error) {
+	d.findFollowers()
+	d.Follow(g)
 	for ; !g.Over(); n++ {
 		if d.Max > 0 && n == d.Max {
 			return n, StopLimit, nil
@@ -86,10 +95,14 @@ func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, e
 			if err := g.Apply(a); err != nil {
 				return n, StopOver, &SeatError{Seat: p, Err: err}
 			}
+			if d.followers != nil {
+				d.Follow(g)
+			}
 			if d.Applied != nil {
 				if err := d.Applied(g, p, Answer{Action: a}); err != nil {
 					return n, StopOver, err
 				}
+				d.told = len(g.Events())
 			}
 			continue
 		case p < len(d.Agents) && d.Agents[p] != nil:
@@ -133,10 +146,53 @@ func (d *Driver) Apply(g *monopoly.Game, p int, ans Answer) error {
 	if err := g.Apply(ans.Action); err != nil {
 		return &SeatError{Seat: p, Err: err}
 	}
+	// Apply is also called on its own (sessions submit and replay through
+	// it), so it finds the followers itself: a few type assertions on
+	// the slow path.
+	d.findFollowers()
+	d.Follow(g)
 	if d.Applied != nil {
-		return d.Applied(g, p, ans)
+		err := d.Applied(g, p, ans)
+		d.told = len(g.Events())
+		return err
 	}
 	return nil
+}
+
+// findFollowers notes the Agents that are Followers; a Driver without
+// any allocates nothing.
+func (d *Driver) findFollowers() {
+	if !Following(d.Agents) {
+		d.followers = nil // the fast path tests for nil alone
+		return
+	}
+	if d.followers == nil {
+		d.followers = new([]Follower)
+	}
+	fs := (*d.followers)[:0]
+	for _, a := range d.Agents {
+		if f, ok := a.(Follower); ok {
+			fs = append(fs, f)
+		}
+	}
+	*d.followers = fs
+}
+
+// Follow hands the followers the events g recorded since they were last
+// told. Run and Apply call it after every action, before Applied (which
+// may take the events); a caller that changes the game itself, as
+// adjourning it does, calls it afterwards.
+func (d *Driver) Follow(g *monopoly.Game) {
+	evs := g.Events()
+	if d.told > len(evs) {
+		d.told = 0 // someone took the events (TakeEvents) since
+	}
+	if d.followers != nil && d.told < len(evs) {
+		for _, f := range *d.followers {
+			f.Follow(g.Rules(), evs[d.told:])
+		}
+	}
+	d.told = len(evs)
 }
 
 // Respond asks agent a for its answer to d: with words when words is set

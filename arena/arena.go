@@ -62,6 +62,7 @@ func play(g *monopoly.Game, agents []agent.Agent, words bool, watch func(*monopo
 		return n, false, errors.New("a seat has no player")
 	case stop == agent.StopLimit:
 		g.Adjourn()
+		d.Follow(g)
 		if watch != nil {
 			watch(g)
 		}

@@ -203,6 +203,9 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		return nil
 	}
 	runErr := Run(ctx, info.Games-done, o.Workers, play, emit)
+	for _, wk := range workers {
+		wk.close()
+	}
 	if err := w.flush(); err != nil {
 		writeFailed, runErr = true, cmp.Or(runErr, err)
 	}
@@ -710,6 +713,15 @@ func newExpWorker(e *Experiment) *expWorker {
 		}
 	}
 	return w
+}
+
+// close closes the players of the worker's tables (Table.Close).
+func (w *expWorker) close() {
+	for v := range w.tables {
+		for i := range w.tables[v] {
+			w.tables[v][i].Close()
+		}
+	}
 }
 
 // play plays game k of the experiment.

@@ -112,7 +112,7 @@ func (t *Table) play(m Match) (GameResult, error) {
 		}
 		t.agents[s], t.seats[s] = a, seat
 	}
-	g.Record(m.Watch != nil || m.Words)
+	g.Record(m.Watch != nil || m.Words || agent.Following(t.agents))
 	dec, stalled, err := play(g, t.agents, m.Words, m.Watch)
 	g.Record(false)
 	if err != nil {
@@ -127,6 +127,20 @@ func (t *Table) play(m Match) (GameResult, error) {
 		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
 	}
 	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}, nil
+}
+
+// Close closes the table's players that hold something to close (a
+// child process, a connection: agent.CloseAll), those set aside too. Run
+// closes the tables of its workers; the table may be used again after.
+func (t *Table) Close() error {
+	err := agent.CloseAll(t.agents)
+	for _, p := range t.idle {
+		if e := agent.CloseAll([]agent.Agent{p.a}); e != nil && err == nil {
+			err = e
+		}
+	}
+	t.g, t.agents, t.seats, t.idle = nil, nil, nil, nil
+	return err
 }
 
 // Game returns the table's game: after Play, the position it ended in.
@@ -163,6 +177,7 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int, t *Table) 
 	for range workers {
 		wg.Go(func() {
 			var t Table
+			defer t.Close() // a player's failure to close changes no result
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				// Past the last job the counter goes on by one per worker,

@@ -184,7 +184,9 @@ func (s *Session) replay(log []Entry, n int, warm bool) error {
 		if err != nil {
 			return fmt.Errorf("%w: session %s: entry %d: %w", ErrReplay, s.id, i, err)
 		}
-		if bot := s.driver.Agents[e.Seat]; warm && bot != nil {
+		// A program outside gopoly answers as it likes: its logged answers
+		// stand, and it is not asked again (nor started) to replay them.
+		if bot := s.driver.Agents[e.Seat]; warm && bot != nil && !agent.IsOutside(s.setup.Seats[e.Seat].Bot) {
 			mine := agent.Respond(bot, s.g.View(e.Seat), s.g.Pending(), s.driver.Words)
 			if e.By == s.setup.Seats[e.Seat].by() && !sameAction(mine.Action, a) {
 				return fmt.Errorf("%w: session %s: entry %d: %s answered %s then, %s now", ErrReplay, s.id, i,
@@ -208,10 +210,14 @@ func encode(r *monopoly.Rules, a monopoly.Action) string {
 	return string(b)
 }
 
-// sameAction compares actions, offers by value.
+// sameAction compares actions, offers by value. An offer's From is not
+// compared: the wire does not carry it (the proposer is the seat that
+// answers), and a bot may leave it to the engine.
 func sameAction(a, b monopoly.Action) bool {
 	if a.Offer != nil && b.Offer != nil {
-		if *a.Offer != *b.Offer {
+		oa, ob := *a.Offer, *b.Offer
+		oa.From, ob.From = 0, 0
+		if oa != ob {
 			return false
 		}
 		a.Offer, b.Offer = nil, nil

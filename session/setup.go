@@ -18,6 +18,7 @@ import (
 	_ "github.com/gopoly/gopoly/agent/bots" // the players a session can seat
 	_ "github.com/gopoly/gopoly/agent/personality"
 	_ "github.com/gopoly/gopoly/agent/planning"
+	_ "github.com/gopoly/gopoly/extbot" // programs: exec:, tcp:, monopyly:
 	"github.com/gopoly/gopoly/monopoly"
 )
 

@@ -76,12 +76,24 @@ func NewSnapshot(g *monopoly.Game, viewer int, names []string) Snapshot {
 	if viewer < -1 || viewer >= g.Players() {
 		viewer = -1
 	}
-	v := g.View(viewer)
+	return snapshot(g.View(viewer), viewer, g.Over(), g.Winner(), names)
+}
+
+// ViewSnapshot describes the game a player sees in v, which must be a
+// seat's view of a game still going on (as an agent is given at each of
+// its decisions), naming players from names as NewSnapshot does. It is
+// what a player that gets only views, such as a program behind an
+// agent, sends on.
+func ViewSnapshot(v monopoly.View, names []string) Snapshot {
+	return snapshot(v, v.Me(), false, -1, names)
+}
+
+func snapshot(v monopoly.View, viewer int, over bool, winner int, names []string) Snapshot {
 	r := v.Rules()
 	d1, d2 := v.LastRoll()
 	s := Snapshot{
 		Viewer: viewer, Turn: v.Turn(), Round: v.Round(), Phase: v.Phase(), Current: v.Current(),
-		Dice: [2]int{d1, d2}, SpeedDie: v.LastSpeedDie().String(), Over: g.Over(), Winner: g.Winner(), DealProtocol: r.DealProtocol.String(),
+		Dice: [2]int{d1, d2}, SpeedDie: v.LastSpeedDie().String(), Over: over, Winner: winner, DealProtocol: r.DealProtocol.String(),
 		HouseSupply: v.HouseSupply(), HotelSupply: v.HotelSupply(), Jackpot: v.JackpotCash(),
 		Decision: NewDecision(v),
 	}

@@ -205,6 +205,7 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		}
 		agents[s] = a
 	}
+	defer agent.CloseAll(agents)
 	g.Record(true)
 	k := newRoundKeeper(len(seats))
 	// The first turn started inside New, before recording was on.
@@ -231,6 +232,7 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 	if stalled {
 		// As the arena does: a game that would not end is adjourned.
 		g.Adjourn()
+		d.Follow(g)
 		step(g)
 	}
 	st := standings(g, seatNames[:len(seats)], seats, seed, k.outRound)

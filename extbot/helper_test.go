@@ -1,0 +1,117 @@
+package extbot_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// The test binary is also the programs the tests seat: run with
+// "extbot-helper MODE", it plays the protocol as MODE says.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "extbot-helper" {
+		if err := helperServe(os.Args[2], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "helper:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	code := m.Run()
+	if goBotPath != "" {
+		os.RemoveAll(filepath.Dir(goBotPath)) // built by goBot
+	}
+	os.Exit(code)
+}
+
+// helperBot is the name of a seat played by this binary in mode, with
+// options (such as "decision=200ms").
+func helperBot(mode, options string) string {
+	return fmt.Sprintf("exec:%s %s extbot-helper %s", options, os.Args[0], mode)
+}
+
+// helperServe plays games over r and w:
+//
+//	good     the first of continue, decline, drop_out, ... among the legal actions
+//	noisy    good, with a line on stderr per decision
+//	crash    good, then exits at its 5th decision
+//	hang     good, then stops answering at its 5th decision
+//	garbage  good, but every 3rd answer is not JSON
+//	illegal  builds on Mediterranean Avenue at every decision
+//	slow     good, but its 3rd answer comes late
+//	badproto ready with protocol 99
+//
+// It writes "refusal CODE" and "retired" to stderr when told.
+func helperServe(mode string, r io.Reader, w io.Writer) error {
+	in := bufio.NewReaderSize(r, 1<<20)
+	n := 0
+	for {
+		line, err := in.ReadBytes('\n')
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var m struct {
+			Type    string `json:"type"`
+			ID      int    `json:"id"`
+			Options struct {
+				Actions []json.RawMessage `json:"actions"`
+			} `json:"options"`
+			Refusal struct{ Code string } `json:"refusal"`
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			return err
+		}
+		switch m.Type {
+		case "start":
+			p := 1
+			if mode == "badproto" {
+				p = 99
+			}
+			fmt.Fprintf(w, `{"type":"ready","protocol":%d,"name":"helper-%s"}`+"\n", p, mode)
+		case "refusal":
+			fmt.Fprintln(os.Stderr, "refusal", m.Refusal.Code)
+		case "retired":
+			fmt.Fprintln(os.Stderr, "retired")
+		case "decide":
+			n++
+			act := pickGood(m.Options.Actions)
+			switch {
+			case mode == "noisy":
+				fmt.Fprintln(os.Stderr, "thinking about decision", m.ID)
+			case mode == "crash" && n == 5:
+				os.Exit(3)
+			case mode == "hang" && n >= 5:
+				time.Sleep(time.Hour)
+			case mode == "garbage" && n%3 == 0:
+				fmt.Fprintln(w, "this is not json")
+				continue
+			case mode == "illegal":
+				act = []byte(`{"kind":"build","square":1}`)
+			case mode == "slow" && n == 3:
+				time.Sleep(300 * time.Millisecond)
+			}
+			fmt.Fprintf(w, `{"type":"answer","id":%d,"action":%s,"speech":"helper %s"}`+"\n", m.ID, act, mode)
+		}
+	}
+}
+
+// pickGood chooses the first legal action of the kinds that spend
+// nothing, else the first listed.
+func pickGood(acts []json.RawMessage) json.RawMessage {
+	for _, k := range []string{"continue", "decline", "drop_out", "roll_for_doubles", "reject_trade", "keep_mortgaged", "mortgage", "sell_building", "declare_bankruptcy"} {
+		for _, a := range acts {
+			var h struct{ Kind string }
+			if json.Unmarshal(a, &h) == nil && h.Kind == k {
+				return a
+			}
+		}
+	}
+	return acts[0]
+}

@@ -1,0 +1,141 @@
+package extbot
+
+import (
+	_ "embed" // the schema
+	"encoding/json"
+
+	"github.com/gopoly/gopoly/wire"
+)
+
+// Version is the protocol's version, sent in every Start. A program
+// answers Ready with the version it speaks; another version retires it
+// before its first decision. Additions that old programs may ignore (a
+// new key, a new message type) keep the version; anything else changes
+// it.
+const Version = 1
+
+// Message types, the "type" key of every message.
+const (
+	TypeStart   = "start"   // gopoly: a game begins; answered by ready
+	TypeReady   = "ready"   // the program: it speaks the protocol
+	TypeDecide  = "decide"  // gopoly: a decision to answer; answered by answer
+	TypeAnswer  = "answer"  // the program: its answer to a decision
+	TypeRefusal = "refusal" // gopoly: an answer was refused (or late), and the fallback answered
+	TypeRetired = "retired" // gopoly: no more decisions this game
+	TypeEnd     = "end"     // gopoly: the game is over (or was abandoned)
+)
+
+// Budget is time a program may take, in milliseconds: per decision, and
+// over a whole game. In a Decide it is what is left for that decision and
+// for the rest of the game.
+type Budget struct {
+	DecisionMS int64 `json:"decision_ms"`
+	GameMS     int64 `json:"game_ms"`
+}
+
+// Start opens a game: the handshake. The program answers with Ready.
+type Start struct {
+	Type     string          `json:"type"`     // "start"
+	Protocol int             `json:"protocol"` // Version
+	Game     int             `json:"game"`     // games started on this connection, from 1; every later message of the game carries it
+	Seat     int             `json:"seat"`     // the program's seat, from 0
+	Players  int             `json:"players"`  // seats at the table
+	Names    []string        `json:"names"`    // the players' names, by seat
+	Bot      string          `json:"bot"`      // the seat's bot name, such as "exec:python3 bot.py"
+	Fallback string          `json:"fallback"` // the bot that answers when the program does not
+	Strikes  int             `json:"strikes"`  // failed answers that retire the program for the game
+	Budget   Budget          `json:"budget"`   // per decision and per game
+	Rules    json.RawMessage `json:"rules"`    // the rules, as a rules file's keys (see monopoly/rules.yaml)
+	// Schemas is the JSON Schema of the answer to each decision kind
+	// (wire.AnswerSchemas), by kind: a decision's answer must validate
+	// against Schemas[decision.kind].
+	Schemas map[string]json.RawMessage `json:"schemas"`
+}
+
+// Ready is the program's answer to Start.
+type Ready struct {
+	Type     string `json:"type"`           // "ready"
+	Protocol int    `json:"protocol"`       // the version it speaks: must be Version
+	Name     string `json:"name,omitempty"` // its name, for logs
+}
+
+// Decide asks the program for its answer. Everything in it comes from
+// package wire, as the other clients get it.
+type Decide struct {
+	Type     string        `json:"type"`     // "decide"
+	Game     int           `json:"game"`     // as in Start
+	ID       int           `json:"id"`       // the decision's number in the game, from 1; the answer repeats it
+	Decision wire.Decision `json:"decision"` // what is asked
+	Text     string        `json:"text"`     // the same in a sentence (wire.Decision.Text)
+	Options  wire.Options  `json:"options"`  // the legal answers
+	// View is the seat's snapshot of the game (wire.Snapshot), without
+	// its options, which are above.
+	View wire.Snapshot `json:"view"`
+	// Events are those the seat may see (wire.NewEvent) since its last
+	// decision, oldest first, numbered by Seq from the game's first event
+	// the seat was told of. At most MaxEvents: a gap in Seq says that
+	// older ones were dropped.
+	Events []wire.Event `json:"events"`
+	Budget Budget       `json:"budget"` // time left for this decision and for the game
+}
+
+// Answer is the program's answer to a Decide: an action as wire decodes
+// it (validated by Start.Schemas[kind]), with optional words.
+type Answer struct {
+	Type    string          `json:"type"`              // "answer"
+	ID      int             `json:"id"`                // the Decide's id
+	Action  json.RawMessage `json:"action"`            // such as {"kind":"buy"}
+	Speech  string          `json:"speech,omitempty"`  // said at the table
+	Thought string          `json:"thought,omitempty"` // private, for the research view
+}
+
+// Refusal tells the program that its answer to a decision was not taken
+// and the fallback answered: refused by the rules or not an action
+// (wire.NewRefusal: code, message and the options it had), or no answer
+// in time (code "timeout"), or a line that is not an answer (code
+// "bad_message").
+type Refusal struct {
+	Type        string       `json:"type"` // "refusal"
+	Game        int          `json:"game"`
+	ID          int          `json:"id"`           // the decision
+	Refusal     wire.Refusal `json:"refusal"`      // why
+	StrikesLeft int          `json:"strikes_left"` // failures before retirement
+}
+
+// Retired tells the program that it is asked nothing more this game: its
+// fallback plays on. A retired program is stopped (or disconnected) and
+// started again for the next game.
+type Retired struct {
+	Type   string `json:"type"` // "retired"
+	Game   int    `json:"game"`
+	Reason string `json:"reason"`
+}
+
+// End closes a game. Over is false for a game abandoned before its end
+// (a run stopped); the program may then get another Start, or end of
+// input.
+type End struct {
+	Type       string       `json:"type"` // "end"
+	Game       int          `json:"game"`
+	Over       bool         `json:"over"`        // the game ended (game_over was seen)
+	Winner     int          `json:"winner"`      // the winner's seat; -1 for none, a tie, or an abandoned game
+	RoundLimit bool         `json:"round_limit"` // it ended at the round limit
+	Events     []wire.Event `json:"events"`      // the events since the last decision, as in Decide
+}
+
+// Refusal codes of the protocol, besides wire's.
+const (
+	CodeTimeout    = "timeout"     // no answer within the budget
+	CodeBadMessage = "bad_message" // a line that is not an answer to the decision
+)
+
+// MaxEvents bounds the events a Decide or End carries: a program that
+// was not asked for a long while (retired, or started late in a resumed
+// session) gets the latest.
+const MaxEvents = 2000
+
+// Schema is the protocol's JSON Schema (draft 2020-12): every message,
+// each way, under $defs by its type.
+//
+//go:embed protocol.schema.json
+var Schema []byte

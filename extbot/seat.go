@@ -1,0 +1,405 @@
+package extbot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
+)
+
+// Seat is a program at a gopoly table: an agent.Agent (and Talker,
+// Resetter, Follower, io.Closer) that asks the program at each decision
+// and falls back on a bot when it fails. Its zero value is not usable:
+// seats are made by the registry (agent.New with an "exec:", "tcp:" or
+// "monopyly:" name).
+type Seat struct {
+	spec     Spec
+	fbBot    agent.Bot
+	params   agent.Params
+	fallback agent.Agent
+	seat     int
+	seed     uint64
+	log      *slog.Logger
+	logFile  *os.File
+
+	c     *conn
+	l     link
+	games int // games started on this link
+
+	// The game under way.
+	rules   *monopoly.Rules
+	started bool // Start sent and Ready received for this game
+	ended   bool // End sent
+	id      int  // decisions asked
+	strikes int
+	retired string        // why, once retired
+	used    time.Duration // thinking time spent
+	seq     int           // events followed
+	pending []monopoly.Event
+	first   int // Seq of pending[0]
+	buf     []byte
+}
+
+// newSeat makes a seat; the program starts at its first decision.
+func newSeat(s Spec, fb agent.Bot, p agent.Params, seat int, seed uint64) *Seat {
+	st := &Seat{spec: s, fbBot: fb, params: p, seat: seat, seed: seed}
+	st.fallback = fb.Make(p, seat, seed)
+	st.log = slog.Default()
+	if s.Log != "" {
+		// A file that cannot be opened leaves the default logger, with a
+		// warning there: the game goes on.
+		f, err := openLog(s.Log)
+		if err != nil {
+			st.log.Warn("extbot: cannot open the log file; logging here", "bot", s.Name, "err", err)
+		} else {
+			st.logFile = f
+			st.log = slog.New(slog.NewTextHandler(f, nil))
+		}
+	}
+	st.log = st.log.With("bot", s.Name, "seat", seat)
+	return st
+}
+
+var logFiles sync.Mutex
+
+func openLog(name string) (*os.File, error) {
+	logFiles.Lock()
+	defer logFiles.Unlock()
+	return os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+}
+
+// Decide answers d: the program's action, or the fallback's.
+func (s *Seat) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
+	return s.Answer(v, d).Action
+}
+
+// Answer is Decide with the program's words (the fallback's, when it
+// answers, if it talks).
+func (s *Seat) Answer(v monopoly.View, d monopoly.Decision) agent.Answer {
+	if s.retired == "" {
+		ans, err := s.ask(v, d)
+		if err == nil {
+			return ans
+		}
+		s.fail(v, err)
+	}
+	return agent.Respond(s.fallback, v, d, true)
+}
+
+// failure is an answer that was not taken, with the refusal to report.
+type failure struct {
+	refusal wire.Refusal
+	fatal   bool // the program cannot go on (it exited, it speaks another protocol)
+}
+
+func (f *failure) Error() string { return f.refusal.Code + ": " + f.refusal.Message }
+
+func fatal(format string, args ...any) error {
+	return &failure{refusal: wire.Refusal{Code: wire.CodeError, Message: fmt.Sprintf(format, args...)}, fatal: true}
+}
+
+// ask asks the program, starting it first if need be.
+func (s *Seat) ask(v monopoly.View, d monopoly.Decision) (agent.Answer, error) {
+	if s.rules == nil {
+		s.rules = v.Rules()
+	}
+	if err := s.start(v); err != nil {
+		return agent.Answer{}, err
+	}
+	s.id++
+	left := s.spec.Game - s.used
+	budget := min(s.spec.Decision, left)
+	view := wire.ViewSnapshot(v, nil)
+	opts := view.Options
+	view.Options = nil
+	msg := Decide{Type: TypeDecide, Game: s.games, ID: s.id, Decision: view.Decision, Text: view.Decision.Text(nil),
+		View: view, Events: s.takeEvents(), Budget: Budget{DecisionMS: budget.Milliseconds(), GameMS: left.Milliseconds()}}
+	if opts != nil {
+		msg.Options = *opts
+	}
+	began := time.Now()
+	deadline := began.Add(budget)
+	if err := s.write(msg, deadline); err != nil {
+		return agent.Answer{}, fatal("writing to the program: %v", err)
+	}
+	line, err := s.answerLine(deadline)
+	s.used += time.Since(began)
+	if err != nil {
+		return agent.Answer{}, err
+	}
+	var a Answer
+	if err := json.Unmarshal(line, &a); err != nil || a.Type != TypeAnswer {
+		return agent.Answer{}, &failure{refusal: wire.Refusal{Code: CodeBadMessage,
+			Message: fmt.Sprintf("extbot: want {\"type\":\"answer\",\"id\":%d,\"action\":{...}}, got %s", s.id, clip(line))}}
+	}
+	act, err := wire.DecodeAction(s.rules, s.seat, a.Action)
+	if err == nil {
+		err = v.Check(act)
+	}
+	if err != nil {
+		return agent.Answer{}, &failure{refusal: wire.NewRefusal(err, v)}
+	}
+	return agent.Answer{Action: act, Speech: a.Speech, Thought: a.Thought}, nil
+}
+
+// answerLine waits for the answer to decision s.id: lines answering an
+// earlier decision (late after a timeout) are dropped.
+func (s *Seat) answerLine(deadline time.Time) ([]byte, error) {
+	for {
+		line, err := s.c.receive(deadline)
+		switch {
+		case errors.Is(err, errTimeout):
+			return nil, &failure{refusal: wire.Refusal{Code: CodeTimeout,
+				Message: fmt.Sprintf("extbot: no answer to decision %d within its budget", s.id)}}
+		case err != nil:
+			return nil, fatal("extbot: reading from the program: %v", err)
+		}
+		var head struct {
+			Type string `json:"type"`
+			ID   int    `json:"id"`
+		}
+		if json.Unmarshal(line, &head) == nil && head.Type == TypeAnswer && head.ID < s.id && head.ID > 0 {
+			continue
+		}
+		return line, nil
+	}
+}
+
+// start connects (a new program, or a new connection, once the last is
+// gone) and opens the game with Start, waiting for Ready.
+func (s *Seat) start(v monopoly.View) error {
+	if s.started {
+		return nil
+	}
+	if s.c == nil {
+		if err := s.connect(); err != nil {
+			return fatal("%v", err)
+		}
+	}
+	s.games++
+	rules, err := json.Marshal(s.rules)
+	if err != nil {
+		return fatal("extbot: rules: %v", err)
+	}
+	msg := Start{Type: TypeStart, Protocol: Version, Game: s.games, Seat: s.seat, Players: v.Players(),
+		Names: defaultNames(v.Players()), Bot: s.spec.Name, Fallback: s.spec.Fallback, Strikes: s.spec.Strikes,
+		Budget: Budget{DecisionMS: s.spec.Decision.Milliseconds(), GameMS: s.spec.Game.Milliseconds()},
+		Rules:  rules, Schemas: wire.AnswerSchemas()}
+	began := time.Now()
+	deadline := began.Add(min(s.spec.Decision, s.spec.Game-s.used))
+	if err := s.write(msg, deadline); err != nil {
+		return fatal("extbot: writing to the program: %v", err)
+	}
+	line, err := s.c.receive(deadline)
+	s.used += time.Since(began)
+	if err != nil {
+		return fatal("extbot: no ready after start: %v", err)
+	}
+	var r Ready
+	if err := json.Unmarshal(line, &r); err != nil || r.Type != TypeReady {
+		return fatal("extbot: want {\"type\":\"ready\",\"protocol\":%d}, got %s", Version, clip(line))
+	}
+	if r.Protocol != Version {
+		return fatal("extbot: the program speaks protocol %d, gopoly %d", r.Protocol, Version)
+	}
+	s.started = true
+	return nil
+}
+
+func (s *Seat) connect() error {
+	var (
+		l   link
+		err error
+	)
+	switch s.spec.Scheme {
+	case "tcp":
+		l, err = dialTCP(s.spec.Target)
+	case "monopyly":
+		var argv, env []string
+		if argv, env, err = monopylyCommand(s.spec.Target); err == nil {
+			l, err = startProcess(argv, env, s.stderr)
+		}
+	default:
+		l, err = startProcess(s.spec.Argv, nil, s.stderr)
+	}
+	if err != nil {
+		return err
+	}
+	s.l, s.c, s.games = l, newConn(l), 0
+	return nil
+}
+
+func (s *Seat) stderr(line string) { s.log.Info("stderr", "game", s.games, "line", line) }
+
+// write sends one message.
+func (s *Seat) write(msg any, deadline time.Time) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	s.buf = append(s.buf[:0], b...)
+	return s.c.send(s.buf, deadline)
+}
+
+// fail handles an answer not taken: the refusal goes to the program,
+// and a strike; a fatal failure, or the last strike, retires it.
+func (s *Seat) fail(v monopoly.View, err error) {
+	var f *failure
+	if !errors.As(err, &f) {
+		f = &failure{refusal: wire.Refusal{Code: wire.CodeError, Message: err.Error()}, fatal: true}
+	}
+	s.strikes++
+	left := s.spec.Strikes - s.strikes
+	s.log.Warn("extbot: the fallback answers", "game", s.games, "decision", s.id, "code", f.refusal.Code, "message", f.refusal.Message, "strikes_left", max(left, 0))
+	if f.fatal || s.c == nil {
+		s.retire(f.refusal.Message, true)
+		return
+	}
+	if s.used >= s.spec.Game {
+		left = 0
+		f.refusal.Message += "; the game's time budget is spent"
+	}
+	s.notify(Refusal{Type: TypeRefusal, Game: s.games, ID: s.id, Refusal: f.refusal, StrikesLeft: max(left, 0)})
+	if left <= 0 {
+		s.retire(fmt.Sprintf("%d failed answers: %s", s.strikes, f.refusal.Message), f.refusal.Code == CodeTimeout)
+	}
+}
+
+// notify sends a message that needs no answer, giving up after a short
+// while: a program that reads nothing must not hold up the game.
+func (s *Seat) notify(msg any) {
+	if s.c == nil {
+		return
+	}
+	if err := s.write(msg, time.Now().Add(min(s.spec.Decision, time.Second))); err != nil {
+		s.log.Warn("extbot: writing to the program", "err", err)
+	}
+}
+
+// retire stops asking the program for the rest of the game, tells it
+// why, and stops it: killed when it may be stuck, or its link closed.
+// The next game starts it again.
+func (s *Seat) retire(reason string, stuck bool) {
+	s.retired = reason
+	s.pending = s.pending[:0]
+	s.log.Warn("extbot: retired for the rest of the game", "game", s.games, "reason", reason)
+	if s.c == nil {
+		return
+	}
+	s.notify(Retired{Type: TypeRetired, Game: s.games, Reason: reason})
+	s.disconnect(stuck)
+}
+
+func (s *Seat) disconnect(kill bool) {
+	if s.l == nil {
+		return
+	}
+	if kill {
+		s.l.Kill()
+	} else {
+		s.l.Close()
+	}
+	s.l, s.c, s.started = nil, nil, false
+}
+
+// Follow keeps the events the seat may be told of, for the next Decide,
+// and closes the game with End when it is over.
+func (s *Seat) Follow(r *monopoly.Rules, events []monopoly.Event) {
+	s.rules = r
+	for _, e := range events {
+		s.seq++
+		if s.retired != "" {
+			continue
+		}
+		if len(s.pending) == 0 {
+			s.first = s.seq - 1
+		}
+		s.pending = append(s.pending, e)
+		if len(s.pending) > MaxEvents {
+			n := copy(s.pending, s.pending[len(s.pending)-MaxEvents:])
+			s.first += len(s.pending) - n
+			s.pending = s.pending[:n]
+		}
+		if e.Kind == monopoly.EvGameOver {
+			s.end(true, int(e.Player), e.Flag)
+		}
+	}
+}
+
+// takeEvents returns the pending events as the seat sees them, and
+// forgets them.
+func (s *Seat) takeEvents() []wire.Event {
+	out := make([]wire.Event, len(s.pending))
+	for i, e := range s.pending {
+		out[i] = wire.NewEvent(s.rules, e, s.seat, s.first+i)
+	}
+	s.pending = s.pending[:0]
+	return out
+}
+
+// end sends End once per game, if the program was playing it.
+func (s *Seat) end(over bool, winner int, roundLimit bool) {
+	if s.ended || !s.started || s.retired != "" {
+		s.ended = true
+		return
+	}
+	s.ended = true
+	if !over {
+		winner = -1
+	}
+	s.notify(End{Type: TypeEnd, Game: s.games, Over: over, Winner: winner, RoundLimit: roundLimit, Events: s.takeEvents()})
+}
+
+// Reset makes the seat ready for another game in seat with seed, as a
+// new one would be, keeping its program (started again if it was
+// stopped).
+func (s *Seat) Reset(seat int, seed uint64) {
+	s.end(false, -1, false)
+	if s.c != nil && !s.c.alive() {
+		s.disconnect(true)
+	}
+	s.seat, s.seed = seat, seed
+	if r, ok := s.fallback.(agent.Resetter); ok {
+		r.Reset(seat, seed)
+	} else {
+		s.fallback = s.fbBot.Make(s.params, seat, seed)
+	}
+	s.started, s.ended, s.id, s.strikes, s.retired, s.used, s.seq = false, false, 0, 0, "", 0, 0
+	s.pending = s.pending[:0]
+}
+
+// Close ends the game, then the program (its input closed; killed if it
+// does not exit) or the connection.
+func (s *Seat) Close() error {
+	s.end(false, -1, false)
+	s.disconnect(false)
+	if s.logFile != nil {
+		s.logFile.Close()
+		s.logFile = nil
+	}
+	return nil
+}
+
+func defaultNames(n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("player %d", i)
+	}
+	return names
+}
+
+// clip shortens a bad line for a message.
+func clip(b []byte) string {
+	const n = 200
+	if len(b) > n {
+		return fmt.Sprintf("%q...", b[:n])
+	}
+	return fmt.Sprintf("%q", b)
+}

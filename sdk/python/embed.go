@@ -1,0 +1,13 @@
+// Package pysdk holds gopoly's Python files: the bot SDK
+// (gopoly_bot.py), its example bot, and the Monopyly host with its
+// monopyly shim package. They are embedded so that the gopoly binary can
+// run a "monopyly:PATH" seat from anywhere (extbot writes them to a cache
+// directory once).
+package pysdk
+
+import "embed"
+
+// Files are the SDK and the host, by their paths under sdk/python.
+//
+//go:embed gopoly_bot.py example_bot.py monopyly_host/host.py monopyly_host/monopyly/__init__.py
+var Files embed.FS
