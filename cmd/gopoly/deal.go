@@ -51,7 +51,8 @@ func dealConfig(preset, path string) (deal.Config, error) {
 }
 
 // dealAgent resolves --policy: a checkpoint file, or one of the names
-// "untrained", "random" and "risk-aware" for reference agents. It returns
+// "bundled" for the bundled trained policy, "untrained", "random" and
+// "risk-aware" for reference agents. It returns
 // the seat, the rules to play (the checkpoint's, or cfg) and a label.
 func dealAgent(policy string, cfg deal.Config) (deal.Seat, *deal.Rules, error) {
 	switch policy {
@@ -70,6 +71,12 @@ func dealAgent(policy string, cfg deal.Config) (deal.Seat, *deal.Rules, error) {
 		}
 		s, _ := deal.Baseline(policy)
 		return s, r, nil
+	case "bundled":
+		ck, err := deal.Bundled()
+		if err != nil {
+			return deal.Seat{}, nil, err
+		}
+		return ck.Policy().Seat(), ck.Rules(), nil
 	}
 	ck, err := deal.LoadCheckpoint(policy)
 	if err != nil {

@@ -130,7 +130,7 @@ each setting reports the mean with its 95% (Wilson) confidence interval.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&policy, "policy", "", `checkpoint file of the agent ("untrained", "random" or "risk-aware" for reference agents)`)
+	f.StringVar(&policy, "policy", "", `checkpoint file of the agent ("bundled" for the trained policy gopoly carries; "untrained", "random" or "risk-aware" for reference agents)`)
 	f.StringVar(&vs, "vs", "risk-aware", "baseline: random, risk-aware or all")
 	f.IntVar(&games, "games", 2000, "games per start setting")
 	f.Uint64Var(&seed, "seed", 1_000_000, "game i uses seed+i (the default keeps clear of training seeds)")

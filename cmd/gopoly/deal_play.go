@@ -63,7 +63,7 @@ deal.Replay.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&policy, "policy", "", `checkpoint file of the agent ("untrained", "random" or "risk-aware" for reference agents)`)
+	f.StringVar(&policy, "policy", "", `checkpoint file of the agent ("bundled" for the trained policy gopoly carries; "untrained", "random" or "risk-aware" for reference agents)`)
 	f.StringVar(&first, "first", "human", "who starts: human or agent")
 	f.Uint64Var(&seed, "seed", 0, "game seed (default: from the clock; printed at the start)")
 	f.StringVar(&record, "record", "", "write the game's record (setup and actions) to this JSON file")
@@ -72,25 +72,6 @@ deal.Replay.`,
 	return cmd
 }
 
-// dealAgentProbabilities returns an agent's distribution at a key and
-// a note on how it plays from it, for a person.
-func dealAgentProbabilities(a deal.Agent, is deal.InfoSet) ([deal.NumAbstract]float64, string) {
-	switch x := a.(type) {
-	case *deal.Policy:
-		p, seen := x.Probabilities(is)
-		if !seen {
-			return p, "a position it never met in training: it plays a card at random"
-		}
-		return p, ""
-	case *deal.RiskAware:
-		return x.Probabilities(is.Mask), "it draws its move with these odds"
-	}
-	var p [deal.NumAbstract]float64
-	for _, ab := range is.Mask.Actions() {
-		p[ab] = 1 / float64(is.Mask.Count())
-	}
-	return p, "it picks at random"
-}
 
 // dealPainter adds ANSI styles to the terminal game when colour is on.
 type dealPainter bool
@@ -109,93 +90,23 @@ func (on dealPainter) paint(style, s string) string {
 	return style + s + ansiReset
 }
 
-// dealMoney writes an amount as the cards print it: $3M.
-func dealMoney(v int) string { return fmt.Sprintf("$%dM", v) }
 
-// dealCardName names a card kind for a person.
-func dealCardName(r *deal.Rules, c deal.Card) string {
-	switch r.Class(c) {
-	case deal.ClassCash:
-		return dealMoney(r.Value(c))
-	case deal.ClassProperty:
-		return r.ColourName(r.ColourOf(c)) + " property"
-	case deal.ClassRent:
-		return "rent (" + r.ColourName(r.ColourOf(c)) + ")"
-	}
-	return "Just Say No"
-}
 
-// dealDescribe says in words what action a does for the player to act in
-// g, before it is played.
-func dealDescribe(g *deal.Game, a deal.Action) string {
-	r := g.Rules()
-	p := g.ToAct()
-	switch a.Op {
-	case deal.OpPlay:
-		c := a.Card
-		switch r.Class(c) {
-		case deal.ClassCash:
-			return "Bank " + dealMoney(r.Value(c))
-		case deal.ClassProperty:
-			col := r.ColourOf(c)
-			own, set := g.Properties(p, col), r.SetSize(col)
-			name := r.ColourName(col)
-			switch {
-			case own >= set:
-				return fmt.Sprintf("Play a %s property (the set is already complete)", name)
-			case own == 0 && set > 1:
-				return fmt.Sprintf("Play a %s property (starts a set, 1/%d)", name, set)
-			case own+1 == set:
-				return fmt.Sprintf("Play a %s property (completes the set, %d/%d)", name, set, set)
-			}
-			return fmt.Sprintf("Play a %s property (%d/%d)", name, own+1, set)
-		case deal.ClassRent:
-			col := r.ColourOf(c)
-			if g.Properties(p, col) == 0 {
-				return fmt.Sprintf("Rent (%s): no effect without a %[1]s property", r.ColourName(col))
-			}
-			return fmt.Sprintf("Rent (%s): charge %s", r.ColourName(col), dealMoney(g.RentOwed(p, col)))
-		}
-	case deal.OpPass:
-		return "Pass (end the streak)"
-	case deal.OpPayBank:
-		if r.Class(a.Card) == deal.ClassCash {
-			return "Pay " + dealMoney(r.Value(a.Card)) + " from the bank"
-		}
-		return fmt.Sprintf("Pay the %s from the bank (%s)", dealCardName(r, a.Card), dealMoney(r.Value(a.Card)))
-	case deal.OpPayProperty:
-		return fmt.Sprintf("Pay with a %s (%s)", dealCardName(r, a.Card), dealMoney(r.Value(a.Card)))
-	case deal.OpJustSayNo:
-		return "Just Say No (cancel the rent)"
-	case deal.OpYield:
-		return "Yield (nothing left to pay with)"
-	}
-	return r.ActionString(a)
-}
-
-// dealPercent writes a probability as a whole percentage, "<1%" for a
-// small one that is not zero.
-func dealPercent(p float64) string {
-	if p > 0 && p < 0.005 {
-		return "<1%"
-	}
-	return fmt.Sprintf("%.0f%%", 100*p)
-}
 
 // dealAgentMove describes the agent's move, chosen as ab and resolved to
 // a, with the probability its policy gave it. With reveal, the other
 // intents it had follow, named by the card the agent would have played
 // for each: cards of its hidden hand, so only when asked.
 func dealAgentMove(g *deal.Game, seat deal.Seat, is deal.InfoSet, ab deal.Abstract, a deal.Action, reveal bool, paint dealPainter) string {
-	probs, note := dealAgentProbabilities(seat.Agent, is)
+	probs, note := deal.Probabilities(seat.Agent, is)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", paint.paint(dealAgentStyle, "Agent:"), paint.paint(ansiBold, dealDescribe(g, a)))
+	fmt.Fprintf(&b, "%s %s", paint.paint(dealAgentStyle, "Agent:"), paint.paint(ansiBold, deal.Describe(g, a)))
 	alts := is.Mask.Actions()
 	if len(alts) == 1 {
 		b.WriteString(" — its only move")
 		return b.String()
 	}
-	fmt.Fprintf(&b, " — %s", dealPercent(probs[ab]))
+	fmt.Fprintf(&b, " — %s", deal.Percent(probs[ab]))
 	if !reveal {
 		return b.String()
 	}
@@ -209,7 +120,7 @@ func dealAgentMove(g *deal.Game, seat deal.Seat, is deal.InfoSet, ab deal.Abstra
 		if probs[x] == 0 {
 			never++
 		} else if alt, ok := g.Resolve(x, seat.Resolver); ok {
-			parts = append(parts, dealDescribe(g, alt)+" "+dealPercent(probs[x]))
+			parts = append(parts, deal.Describe(g, alt)+" "+deal.Percent(probs[x]))
 		}
 	}
 	if len(parts) > 0 {
@@ -235,7 +146,7 @@ func dealHelp(out io.Writer, r *deal.Rules) {
 	for i := 0; i < r.Colours(); i++ {
 		var rents []string
 		for n := 1; n <= r.SetSize(i); n++ {
-			rents = append(rents, dealMoney(r.RentFor(i, n)))
+			rents = append(rents, deal.Money(r.RentFor(i, n)))
 		}
 		sets = append(sets, fmt.Sprintf("%s %d (rent %s)", r.ColourName(i), r.SetSize(i), strings.Join(rents, "/")))
 	}
@@ -274,7 +185,7 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 			dealShow(out, &g, human, paint)
 			legal = g.Legal(legal[:0])
 			for i, a := range legal {
-				fmt.Fprintf(out, "  %2d) %s\n", i+1, dealDescribe(&g, a))
+				fmt.Fprintf(out, "  %2d) %s\n", i+1, deal.Describe(&g, a))
 			}
 			var choice deal.Action
 			for {
@@ -368,27 +279,12 @@ func dealDrawn(r *deal.Rules, before, after [deal.MaxKinds]int) string {
 	var parts []string
 	for k := 0; k < r.Kinds(); k++ {
 		for n := after[k] - before[k]; n > 0; n-- {
-			parts = append(parts, dealCardName(r, deal.Card(k)))
+			parts = append(parts, deal.CardName(r, deal.Card(k)))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-// dealCards renders counts of card kinds ("$3M ×2, green property").
-func dealCards(r *deal.Rules, count func(deal.Card) int) string {
-	var parts []string
-	for k := 0; k < r.Kinds(); k++ {
-		if n := count(deal.Card(k)); n == 1 {
-			parts = append(parts, dealCardName(r, deal.Card(k)))
-		} else if n > 1 {
-			parts = append(parts, fmt.Sprintf("%s ×%d", dealCardName(r, deal.Card(k)), n))
-		}
-	}
-	if len(parts) == 0 {
-		return "nothing"
-	}
-	return strings.Join(parts, ", ")
-}
 
 // dealShow prints the table as player p sees it, under a header that
 // numbers the turn being played (the game counts those played).
@@ -426,13 +322,13 @@ func dealShow(out io.Writer, g *deal.Game, p int, paint dealPainter) {
 			name = paint.paint(dealYouStyle, "You  ")
 		}
 		fmt.Fprintf(out, "%s  hand %d · bank %s (%s) · properties: %s\n", name, v.HandSize(q),
-			paint.paint(ansiMoney, dealMoney(v.BankValue(q))),
-			dealCards(r, func(c deal.Card) int { return v.Bank(q, c) }), strings.Join(props, ", "))
+			paint.paint(ansiMoney, deal.Money(v.BankValue(q))),
+			deal.Cards(r, func(c deal.Card) int { return v.Bank(q, c) }), strings.Join(props, ", "))
 	}
-	fmt.Fprintf(out, "Your hand: %s\n", dealCards(r, func(c deal.Card) int { return v.Hand(c) }))
+	fmt.Fprintf(out, "Your hand: %s\n", deal.Cards(r, func(c deal.Card) int { return v.Hand(c) }))
 	if resp, ok := v.Response(); ok {
 		fmt.Fprintf(out, "%s charged %s %s for %s rent; %s paid so far.\n",
-			strings.ToUpper(who[resp.Renter][:1])+who[resp.Renter][1:], who[1-resp.Renter], dealMoney(resp.Owed),
-			r.ColourName(resp.Colour), dealMoney(resp.Paid))
+			strings.ToUpper(who[resp.Renter][:1])+who[resp.Renter][1:], who[1-resp.Renter], deal.Money(resp.Owed),
+			r.ColourName(resp.Colour), deal.Money(resp.Paid))
 	}
 }
