@@ -226,3 +226,42 @@ func TestBrowserGame(t *testing.T) {
 	}
 	screenshot(t, spec, "fork")
 }
+
+// A person plays Monopoly Deal against the bundled agent in the browser,
+// clicking a move until the game ends; the agent's moves show their
+// probabilities.
+func TestBrowserDeal(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := browser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.http.URL+"/deal"),
+		chromedp.WaitVisible("#policy"),
+		chromedp.SetValue("#policy", "bundled"),
+		chromedp.Click("form.new-game button[type=submit]"),
+		chromedp.WaitVisible("#status"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		state := eval[string](t, ctx, `(() => {
+			const s = document.getElementById("status").textContent;
+			if (/^(You win|The agent wins|A draw)/.test(s)) return "over";
+			const b = document.querySelector('#moves button[data-key="1"]');
+			if (b && !b.disabled) { b.click(); return "clicked"; }
+			return "";
+		})()`)
+		if state == "over" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the Monopoly Deal game did not end in 2 minutes")
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	if n := eval[int](t, ctx, `[...document.querySelectorAll("#log li.agent")].filter(l => /—\s*[<\d]/.test(l.textContent)).length`); n == 0 {
+		t.Fatal("no agent move shows its probability")
+	}
+	screenshot(t, ctx, "deal")
+}

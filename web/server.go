@@ -38,6 +38,7 @@ var staticFS embed.FS
 type Options struct {
 	Sessions *session.Manager // must have Research enabled for research views
 	Lab      *lab.Manager     // experiments; nil: no lab pages
+	DealDir  string           // Monopoly Deal: game records, and trained policies in policies/; "": none kept
 	Logger   *slog.Logger     // nil: slog.Default()
 }
 
@@ -53,6 +54,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	pacers map[string]*pacer
+	deals  map[string]*dealGame
 	wg     sync.WaitGroup
 }
 
@@ -62,7 +64,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])
@@ -89,6 +91,7 @@ func New(o Options) *Server {
 	s.mux.HandleFunc("POST /games/{id}/fork", s.guard(s.fork))
 	s.mux.HandleFunc("POST /games/{id}/delete", s.guard(s.deleteGame))
 	s.labRoutes()
+	s.dealRoutes()
 	return s
 }
 

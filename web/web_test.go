@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 
 	_ "github.com/gopoly/gopoly/agent/bots"
 	_ "github.com/gopoly/gopoly/agent/personality"
+	"github.com/gopoly/gopoly/deal"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
@@ -42,7 +44,7 @@ func newTestServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{Sessions: m, Lab: lm})
+	s := New(Options{Sessions: m, Lab: lm, DealDir: filepath.Join(t.TempDir(), "deal")})
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
 		lm.Close()
@@ -496,5 +498,70 @@ func TestLab(t *testing.T) {
 	}
 	if res, _ := ts.do(t, "GET", "/lab/"+st.ID+"/plots/..%2f..%2fetc%2fpasswd", "", nil); res.StatusCode == 200 {
 		t.Error("a path out of the run was served")
+	}
+}
+
+// A Monopoly Deal game against the bundled agent plays to its end through
+// the handlers; its record is kept and replays to the same result; bad
+// moves and tokens change nothing.
+func TestDealGame(t *testing.T) {
+	ts := newTestServer(t)
+	req, _ := http.NewRequest("POST", ts.http.URL+"/deal", strings.NewReader(url.Values{"csrf": {ts.csrf}, "policy": {"bundled"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID, Link string }
+	json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+	tok := tokenOf(created.Link)
+	path := "/deal/" + created.ID
+	if res, _ := ts.do(t, "GET", path+"/state", "", nil); res.StatusCode != 403 {
+		t.Fatalf("state without the token: %d", res.StatusCode)
+	}
+	get := func() dealView {
+		_, data := ts.do(t, "GET", path+"/state?token="+tok, "", nil)
+		var v dealView
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
+		return v
+	}
+	v := get()
+	if res, _ := ts.do(t, "POST", path+"/move?token="+tok, "", map[string]int{"move": len(v.Moves)}); res.StatusCode != 422 {
+		t.Fatalf("a move out of range: %d", res.StatusCode)
+	}
+	if after := get(); len(after.Log) != len(v.Log) {
+		t.Fatal("a refused move changed the game")
+	}
+	agentMoves := 0
+	for i := 0; !v.Over; i++ {
+		if i > 2000 {
+			t.Fatal("the game did not end")
+		}
+		_, data := ts.do(t, "POST", path+"/move?token="+tok, "", map[string]int{"move": 0})
+		if err := json.Unmarshal(data, &v); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
+	}
+	for _, l := range v.Log {
+		if l.Who == "agent" && l.Prob != "" {
+			agentMoves++
+		}
+	}
+	if agentMoves == 0 || v.Result == "" {
+		t.Fatalf("a game with %d agent moves shown with their probability, result %q", agentMoves, v.Result)
+	}
+	data, err := os.ReadFile(filepath.Join(ts.o.DealDir, "games", created.ID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec deal.Record
+	json.Unmarshal(data, &rec)
+	g, err := deal.Replay(rec)
+	if err != nil || !g.Over() || len(rec.Actions) < len(v.Log) {
+		t.Fatalf("the record replays to over %v (%d actions, %d moves logged): %v", g.Over(), len(rec.Actions), len(v.Log), err)
 	}
 }

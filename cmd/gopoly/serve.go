@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -53,7 +54,11 @@ nothing. Ctrl-C stops the server.`,
 				return err
 			}
 			defer lm.Close() // cancels the runs; they resume from the lab page
-			srv := web.New(web.Options{Sessions: m, Lab: lm})
+			dir, err := sf.dataDir(cmd)
+			if err != nil {
+				return err
+			}
+			srv := web.New(web.Options{Sessions: m, Lab: lm, DealDir: filepath.Join(dir, "deal")})
 			defer srv.Close()
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 			base := "http://" + ln.Addr().String()

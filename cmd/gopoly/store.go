@@ -55,17 +55,26 @@ func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo sessio
 
 func (f *storeFlags) options() store.Options { return store.Options{DataDir: f.data, DSN: f.db} }
 
+// dataDir is the data directory, where the interactive front ends keep
+// what is not a session (experiments, Monopoly Deal records) whichever
+// store keeps the sessions.
+func (f *storeFlags) dataDir(cmd *cobra.Command) (string, error) {
+	if f.data != "" {
+		return f.data, nil
+	}
+	d, err := store.DefaultDataDir()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", cmdName(cmd), err)
+	}
+	return d, nil
+}
+
 // openLab opens the experiments run in the background by the interactive
-// front ends: in the data directory's experiments/, whichever store keeps
-// the sessions.
+// front ends: in the data directory's experiments/.
 func (f *storeFlags) openLab(cmd *cobra.Command) (*lab.Manager, error) {
-	dir := f.data
-	if dir == "" {
-		d, err := store.DefaultDataDir()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cmdName(cmd), err)
-		}
-		dir = d
+	dir, err := f.dataDir(cmd)
+	if err != nil {
+		return nil, err
 	}
 	m, err := lab.NewManager(filepath.Join(dir, "experiments"), 0)
 	if err != nil {

@@ -1,0 +1,339 @@
+package web
+
+import (
+	crand "crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/gopoly/gopoly/deal"
+)
+
+// Monopoly Deal in the browser: a person against the CFR agent (the
+// bundled policy, one trained with gopoly deal train and put in the deal
+// directory's policies/, or a reference agent), with the probability the
+// agent's policy gave each of its moves. The games are short and live in
+// memory; each one's record (deal.Record, replayable with deal.Replay) is
+// kept in the deal directory after every move.
+
+const dealHuman, dealAgent = 0, 1
+
+type dealGame struct {
+	mu     sync.Mutex
+	id     string
+	token  string
+	policy string
+	g      deal.Game
+	agent  deal.Seat
+	rng    *rand.PCG
+	rec    deal.Record
+	log    []dealLine
+}
+
+// dealLine is one move of the game's log, in words.
+type dealLine struct {
+	Turn int    `json:"turn"`
+	Who  string `json:"who"` // "you" or "agent"
+	Text string `json:"text"`
+	// Prob is the probability the agent's policy gave its move ("" for
+	// yours, or when it had one move); Note says how it plays there.
+	Prob string `json:"prob,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+func (s *Server) dealRoutes() {
+	s.mux.HandleFunc("GET /deal", s.dealLobby)
+	s.mux.HandleFunc("POST /deal", s.guard(s.dealCreate))
+	s.mux.HandleFunc("GET /deal/{id}", s.dealPage)
+	s.mux.HandleFunc("GET /deal/{id}/state", s.dealState)
+	s.mux.HandleFunc("POST /deal/{id}/move", s.guard(s.dealMove))
+}
+
+// dealPolicies lists the agents a game may be played against: the
+// bundled policy, the checkpoints in the deal directory's policies/, and
+// the reference agents.
+func (s *Server) dealPolicies() []string {
+	out := []string{"bundled"}
+	if s.o.DealDir != "" {
+		files, _ := filepath.Glob(filepath.Join(s.o.DealDir, "policies", "*.json"))
+		for _, f := range files {
+			out = append(out, filepath.Base(f))
+		}
+	}
+	return append(out, "untrained", "risk-aware", "random")
+}
+
+// dealAgentFor makes the agent a policy name stands for.
+func (s *Server) dealAgentFor(name string) (deal.Seat, *deal.Rules, error) {
+	switch name {
+	case "bundled":
+		ck, err := deal.Bundled()
+		if err != nil {
+			return deal.Seat{}, nil, err
+		}
+		return ck.Policy().Seat(), ck.Rules(), nil
+	case "untrained", "risk-aware", "random":
+		r, err := deal.NewRules(deal.Paper())
+		if err != nil {
+			return deal.Seat{}, nil, err
+		}
+		if name == "untrained" {
+			return deal.NewPolicy(deal.NewTables(r.PlaysPerStreak(), 1), deal.Greedy).Seat(), r, nil
+		}
+		seat, _ := deal.Baseline(name)
+		return seat, r, nil
+	}
+	if s.o.DealDir == "" || !validPolicyName(name) {
+		return deal.Seat{}, nil, fmt.Errorf("no policy %q (policies: %s)", name, strings.Join(s.dealPolicies(), ", "))
+	}
+	ck, err := deal.LoadCheckpoint(filepath.Join(s.o.DealDir, "policies", name))
+	if err != nil {
+		return deal.Seat{}, nil, err
+	}
+	return ck.Policy().Seat(), ck.Rules(), nil
+}
+
+// validPolicyName keeps a policy's name inside the policies directory.
+func validPolicyName(name string) bool {
+	return strings.HasSuffix(name, ".json") && filepath.Base(name) == name && !strings.HasPrefix(name, ".")
+}
+
+func (s *Server) dealLobby(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	s.pages.ExecuteTemplate(w, "deal_lobby.html", map[string]any{"CSRF": s.csrf, "Policies": s.dealPolicies()})
+}
+
+// dealCreate starts a game against the form's policy; who starts is the
+// form's "first" (you or agent).
+func (s *Server) dealCreate(w http.ResponseWriter, r *http.Request) {
+	agent, rules, err := s.dealAgentFor(r.FormValue("policy"))
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_policy", err.Error())
+		return
+	}
+	starter := dealHuman
+	switch r.FormValue("first") {
+	case "", "you":
+	case "agent":
+		starter = dealAgent
+	default:
+		s.fail(w, r, http.StatusBadRequest, "bad_first", "first: you or agent")
+		return
+	}
+	seed := randomSeed()
+	dg := &dealGame{id: newID(), token: newID() + newID(), policy: r.FormValue("policy"), g: deal.New(rules, seed, starter),
+		agent: agent, rng: rand.NewPCG(seed, 0x5eed), rec: deal.Record{Config: rules.Config(), Seed: seed, Starter: starter}}
+	dg.mu.Lock()
+	err = s.dealAgentPlays(dg)
+	dg.mu.Unlock()
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	s.mu.Lock()
+	s.deals[dg.id] = dg
+	s.mu.Unlock()
+	link := "/deal/" + dg.id + "?token=" + dg.token
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, map[string]string{"id": dg.id, "link": link})
+		return
+	}
+	http.Redirect(w, r, link, http.StatusSeeOther)
+}
+
+// dealAgentPlays lets the agent move until it is the person's turn or the
+// game is over, and saves the record. Called with dg.mu held.
+func (s *Server) dealAgentPlays(dg *dealGame) error {
+	g := &dg.g
+	for !g.Over() && g.ToAct() == dealAgent {
+		is := g.InfoSet()
+		ab := dg.agent.Agent.Choose(is, dg.rng)
+		a, ok := g.Resolve(ab, dg.agent.Resolver)
+		if !ok {
+			return fmt.Errorf("deal: the agent chose %s, which it cannot play", ab)
+		}
+		line := dealLine{Turn: g.Turn() + 1, Who: "agent", Text: deal.Describe(g, a)}
+		if is.Mask.Count() > 1 {
+			probs, note := deal.Probabilities(dg.agent.Agent, is)
+			line.Prob, line.Note = deal.Percent(probs[ab]), note
+		}
+		if err := g.Apply(a); err != nil {
+			return err
+		}
+		dg.log = append(dg.log, line)
+		dg.rec.Actions = append(dg.rec.Actions, g.Rules().ActionString(a))
+	}
+	return s.dealSave(dg)
+}
+
+// dealSave writes the game's record into the deal directory.
+func (s *Server) dealSave(dg *dealGame) error {
+	if s.o.DealDir == "" {
+		return nil
+	}
+	dir := filepath.Join(s.o.DealDir, "games")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(dg.rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return deal.WriteFileAtomic(filepath.Join(dir, dg.id+".json"), data)
+}
+
+// dealOf finds the request's game and checks its token.
+func (s *Server) dealOf(w http.ResponseWriter, r *http.Request) (*dealGame, bool) {
+	s.mu.Lock()
+	dg, ok := s.deals[r.PathValue("id")]
+	s.mu.Unlock()
+	if !ok {
+		s.fail(w, r, http.StatusNotFound, "not_found", "no Monopoly Deal game "+r.PathValue("id")+" (games live until the server stops; their records stay in the deal directory)")
+		return nil, false
+	}
+	if subtle.ConstantTimeCompare([]byte(token(r)), []byte(dg.token)) != 1 {
+		s.fail(w, r, http.StatusForbidden, "bad_token", "this game's link carries its token")
+		return nil, false
+	}
+	return dg, true
+}
+
+func (s *Server) dealPage(w http.ResponseWriter, r *http.Request) {
+	dg, ok := s.dealOf(w, r)
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	s.pages.ExecuteTemplate(w, "deal.html", map[string]any{"ID": dg.id, "Token": dg.token, "CSRF": s.csrf, "Policy": dg.policy})
+}
+
+// dealView is the game as the person sees it.
+type dealView struct {
+	Turn     int        `json:"turn"`
+	Status   string     `json:"status"`
+	Over     bool       `json:"over"`
+	Result   string     `json:"result,omitempty"`
+	Deck     int        `json:"deck"`
+	Hand     string     `json:"hand"`
+	Players  []dealSide `json:"players"` // you, then the agent
+	Moves    []string   `json:"moves"`   // your legal moves, when it is your turn
+	Log      []dealLine `json:"log"`
+	Required int        `json:"required_sets"`
+}
+
+type dealSide struct {
+	Name       string   `json:"name"`
+	HandSize   int      `json:"hand_size"`
+	Bank       string   `json:"bank"`
+	BankValue  int      `json:"bank_value"`
+	Properties []string `json:"properties"`
+	Complete   int      `json:"complete_sets"`
+}
+
+func (dg *dealGame) view() dealView {
+	g := &dg.g
+	v := g.View(dealHuman)
+	r := v.Rules()
+	out := dealView{Turn: v.Turn() + 1, Over: g.Over(), Deck: v.DeckSize(), Required: r.Config().RequiredSets, Log: dg.log,
+		Hand: deal.Cards(r, func(c deal.Card) int { return v.Hand(c) })}
+	for _, p := range []int{dealHuman, dealAgent} {
+		side := dealSide{Name: map[int]string{dealHuman: "You", dealAgent: "Agent"}[p], HandSize: v.HandSize(p), BankValue: v.BankValue(p),
+			Bank: deal.Cards(r, func(c deal.Card) int { return v.Bank(p, c) }), Complete: v.CompleteSets(p), Properties: []string{}}
+		for c := 0; c < r.Colours(); c++ {
+			if n := v.Properties(p, c); n > 0 {
+				side.Properties = append(side.Properties, fmt.Sprintf("%s %d/%d", r.ColourName(c), n, r.SetSize(c)))
+			}
+		}
+		out.Players = append(out.Players, side)
+	}
+	switch {
+	case g.Over():
+		res := g.Result()
+		out.Status = "game over"
+		switch res.Winner {
+		case dealHuman:
+			out.Result = "You win"
+		case dealAgent:
+			out.Result = "The agent wins"
+		default:
+			out.Result = "A draw"
+		}
+	case g.ToAct() == dealHuman:
+		out.Status = "your move"
+		if resp, ok := v.Response(); ok {
+			out.Status = fmt.Sprintf("the agent charged you %s for %s rent; %s paid so far", deal.Money(resp.Owed), r.ColourName(resp.Colour), deal.Money(resp.Paid))
+		}
+		for _, a := range g.Legal(nil) {
+			out.Moves = append(out.Moves, deal.Describe(g, a))
+		}
+	}
+	return out
+}
+
+func (s *Server) dealState(w http.ResponseWriter, r *http.Request) {
+	dg, ok := s.dealOf(w, r)
+	if !ok {
+		return
+	}
+	dg.mu.Lock()
+	defer dg.mu.Unlock()
+	writeJSON(w, http.StatusOK, dg.view())
+}
+
+// dealMove plays the person's move {"move": i} (an index into the legal
+// moves the state listed), then the agent's, and answers with the state.
+// A move out of range, or when it is not the person's turn, changes
+// nothing.
+func (s *Server) dealMove(w http.ResponseWriter, r *http.Request) {
+	dg, ok := s.dealOf(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Move *int `json:"move"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil || req.Move == nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", `want {"move": N}, N the index of one of the moves the state lists`)
+		return
+	}
+	dg.mu.Lock()
+	defer dg.mu.Unlock()
+	g := &dg.g
+	if g.Over() || g.ToAct() != dealHuman {
+		s.fail(w, r, http.StatusConflict, "not_your_move", "it is not your move")
+		return
+	}
+	legal := g.Legal(nil)
+	if *req.Move < 0 || *req.Move >= len(legal) {
+		s.fail(w, r, http.StatusUnprocessableEntity, "no_such_move", fmt.Sprintf("move %d: there are %d moves, from 0", *req.Move, len(legal)))
+		return
+	}
+	a := legal[*req.Move]
+	line := dealLine{Turn: g.Turn() + 1, Who: "you", Text: deal.Describe(g, a)}
+	if err := g.Apply(a); err != nil {
+		s.fail(w, r, http.StatusUnprocessableEntity, "refused", err.Error())
+		return
+	}
+	dg.log = append(dg.log, line)
+	dg.rec.Actions = append(dg.rec.Actions, g.Rules().ActionString(a))
+	if err := s.dealAgentPlays(dg); err != nil {
+		s.o.Logger.Error("web: deal", "id", dg.id, "err", err)
+		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, dg.view())
+}
+
+// newID returns a fresh random id.
+func newID() string {
+	var b [8]byte
+	crand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
