@@ -72,7 +72,6 @@ deal.Replay.`,
 	return cmd
 }
 
-
 // dealPainter adds ANSI styles to the terminal game when colour is on.
 type dealPainter bool
 
@@ -89,9 +88,6 @@ func (on dealPainter) paint(style, s string) string {
 	}
 	return style + s + ansiReset
 }
-
-
-
 
 // dealAgentMove describes the agent's move, chosen as ab and resolved to
 // a, with the probability its policy gave it. With reveal, the other
@@ -284,7 +280,6 @@ func dealDrawn(r *deal.Rules, before, after [deal.MaxKinds]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
 
 // dealShow prints the table as player p sees it, under a header that
 // numbers the turn being played (the game counts those played).
