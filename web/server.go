@@ -55,6 +55,7 @@ type Server struct {
 	mu     sync.Mutex
 	pacers map[string]*pacer
 	deals  map[string]*dealGame
+	feeds  map[feedKey]*feed
 	wg     sync.WaitGroup
 }
 
@@ -64,7 +65,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}, feeds: map[feedKey]*feed{}}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])

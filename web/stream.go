@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gopoly/gopoly/session"
 )
-
-// streamBatch bounds the events one read of the history sends.
-const streamBatch = 500
 
 // keepAlive is how long a quiet stream waits before a comment line, so
 // that proxies and browsers keep it open.
@@ -24,10 +22,134 @@ type streamEvent struct {
 	Text string `json:"text"`
 }
 
+// A feed is the events of one game as one kind of viewer sees them (a
+// seat, a spectator, the research view), read from the session once and
+// encoded once as server-sent event frames, which every stream of that
+// viewer copies: two hundred spectators cost one reader, not two hundred.
+type feed struct {
+	mu      sync.Mutex
+	frames  [][]byte      // by sequence number
+	grown   chan struct{} // closed when frames grow, then replaced
+	streams int           // streams reading; the feed stops some time after the last leaves
+	err     error         // the session failed to give its history: the streams end
+}
+
+// feedKey names a feed: the game and the token it is read with.
+type feedKey struct{ id, token string }
+
+// feedIdle is how long a feed outlives its last stream, for a browser
+// that reconnects.
+const feedIdle = 30 * time.Second
+
+// feedFor returns the running feed of sess as tok's holder sees it,
+// starting it if need be, with one more stream counted.
+func (s *Server) feedFor(sess *session.Session, tok string) *feed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := feedKey{sess.ID(), tok}
+	if f, ok := s.feeds[k]; ok {
+		f.mu.Lock()
+		f.streams++
+		f.mu.Unlock()
+		return f
+	}
+	f := &feed{grown: make(chan struct{}), streams: 1}
+	s.feeds[k] = f
+	s.wg.Add(1)
+	go s.read(sess, tok, k, f)
+	return f
+}
+
+// leave counts a stream out of f.
+func (f *feed) leave() {
+	f.mu.Lock()
+	f.streams--
+	f.mu.Unlock()
+}
+
+// read keeps f up with the session: every change of the game appends the
+// new events' frames and wakes the streams. It ends with the server, or
+// once no stream has read f for feedIdle.
+func (s *Server) read(sess *session.Session, tok string, k feedKey, f *feed) {
+	defer s.wg.Done()
+	changed, stop := sess.Subscribe()
+	defer stop()
+	setup := sess.Setup()
+	rules, names := sess.Rules(), setup.Names()
+	idle := time.NewTicker(feedIdle)
+	defer idle.Stop()
+	lastSeen := time.Now()
+	for {
+		f.mu.Lock()
+		from := len(f.frames)
+		f.mu.Unlock()
+		evs, _, err := sess.History(tok, from, 0)
+		var frames [][]byte
+		for _, e := range evs {
+			data, merr := json.Marshal(streamEvent{Event: e, Text: rules.Describe(e.Engine, names)})
+			if merr != nil {
+				err = merr
+				break
+			}
+			frames = append(frames, fmt.Appendf(nil, "id: %d\nevent: game\ndata: %s\n\n", e.Event.Seq, data))
+		}
+		f.mu.Lock()
+		if len(frames) > 0 || err != nil {
+			f.frames = append(f.frames, frames...)
+			f.err = err
+			close(f.grown)
+			f.grown = make(chan struct{})
+		}
+		f.mu.Unlock()
+		if err != nil {
+			s.dropFeed(k, f)
+			return
+		}
+		select {
+		case <-s.ctx.Done():
+			s.dropFeed(k, f)
+			return
+		case <-changed:
+		case <-idle.C:
+			f.mu.Lock()
+			streams := f.streams
+			f.mu.Unlock()
+			if streams > 0 {
+				lastSeen = time.Now()
+			} else if time.Since(lastSeen) >= feedIdle {
+				if s.dropFeed(k, f) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// dropFeed removes f unless a stream has just joined it; it reports
+// whether it did.
+func (s *Server) dropFeed(k feedKey, f *feed) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.streams > 0 && s.ctx.Err() == nil && f.err == nil {
+		return false
+	}
+	if s.feeds[k] == f {
+		delete(s.feeds, k)
+	}
+	if f.err == nil {
+		f.err = http.ErrServerClosed
+	}
+	close(f.grown)
+	f.grown = make(chan struct{})
+	return true
+}
+
 // events streams a game's events as server-sent events, each with its
 // sequence number as id, from ?from= or after the Last-Event-ID a
 // reconnecting browser sends, so that a dropped stream resumes without a
-// gap. It waits on the session's changes: no polling.
+// gap. It waits on the game's changes: no polling.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.open(w, r)
 	if !ok {
@@ -59,8 +181,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "internal", "streaming unsupported")
 		return
 	}
-	changed, stop := sess.Subscribe()
-	defer stop()
+	f := s.feedFor(sess, tok)
+	defer f.leave()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -68,37 +190,26 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 1000\n\n")
 	flush.Flush()
-	rules := sess.Rules()
-	setup := sess.Setup()
-	names := setup.Names()
-	describe := func(e session.Event) string { return rules.Describe(e.Engine, names) }
 	quiet := time.NewTimer(keepAlive)
 	defer quiet.Stop()
 	for {
-		for {
-			evs, next, err := sess.History(tok, from, streamBatch)
-			if err != nil {
+		f.mu.Lock()
+		frames, grown, err := f.frames[min(from, len(f.frames)):], f.grown, f.err
+		f.mu.Unlock()
+		for _, fr := range frames {
+			if _, werr := w.Write(fr); werr != nil {
 				return
 			}
-			for _, e := range evs {
-				data, err := json.Marshal(streamEvent{Event: e, Text: describe(e)})
-				if err != nil {
-					return
-				}
-				fmt.Fprintf(w, "id: %d\nevent: game\ndata: %s\n\n", e.Event.Seq, data)
-			}
-			from = next
-			if len(evs) < streamBatch {
-				break
-			}
 		}
+		from += len(frames)
 		flush.Flush()
+		if err != nil {
+			return
+		}
 		select {
 		case <-r.Context().Done():
 			return
-		case <-s.ctx.Done():
-			return
-		case <-changed:
+		case <-grown:
 		case <-quiet.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
 			flush.Flush()

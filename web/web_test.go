@@ -33,7 +33,7 @@ type testServer struct {
 	m    *session.Manager
 }
 
-func newTestServer(t *testing.T) *testServer {
+func newTestServer(t testing.TB) *testServer {
 	t.Helper()
 	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir()})
 	if err != nil {

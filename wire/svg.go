@@ -487,6 +487,10 @@ func (d *svgBoard) price(i int, sq SquareState, c cell) {
 		w.open("rect").idAttr("own-", i).attr("class", "owner p"+strconv.Itoa(sq.Owner)).num("y", c.h-ownDeep).size(c.w, ownDeep).
 			attr("fill", pc.fill).attr("stroke", inkColour).end()
 		ink = pc.ink
+		// The seat's number as well as its colour, so that owners are
+		// told apart without telling colours apart.
+		seat := strconv.Itoa(sq.Owner)
+		w.open("text").attr("class", "owner-seat").num("x", 3).num("y", c.h-4).attr("font-size", "8").attr("font-weight", "bold").attr("fill", ink).leaf(seat)
 	}
 	p := money(sq.Price)
 	w.open("text").attr("class", "price").num("x", c.w/2).num("y", c.h-4).fit(p, 8, c.w-4).attr("font-weight", "bold").attr("fill", ink).leaf(p)
