@@ -203,6 +203,7 @@ func TestBrowserGame(t *testing.T) {
 	if playerFeed != specFeed {
 		t.Errorf("the tabs saw different events:\n%s\n---\n%s", playerFeed, specFeed)
 	}
+	waitFor(t, spec, "the chances to win", `/playouts/.test(document.getElementById("odds-note").textContent)`)
 	screenshot(t, spec, "spectator")
 
 	// Scrub back and fork.
