@@ -226,6 +226,31 @@ func TestBrowserGame(t *testing.T) {
 		t.Fatalf("%d games after the fork, want 2", n)
 	}
 	screenshot(t, spec, "fork")
+
+	// At phone width the game page fits without scrolling sideways.
+	err = chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(seatLink), chromedp.WaitVisible("#board svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("at phone width the page is %d pixels too wide", w)
+	}
+	screenshot(t, ctx, "phone")
+
+	// The lobby offers the creator's browser its seats and a delete.
+	err = chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(ts.http.URL+"/"), chromedp.WaitVisible("tr[data-id] .actions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the creator's links in the lobby", `[...document.querySelectorAll(".actions a")].some(a => a.textContent === "play seat 0")`)
+	eval[bool](t, ctx, `(() => { window.confirm = () => true; [...document.querySelectorAll(".actions button")].find(b => b.textContent === "delete").click(); return true; })()`)
+	deadline = time.Now().Add(10 * time.Second)
+	for ts.games(t) != 1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := ts.games(t); n != 1 {
+		t.Fatalf("%d games after deleting one of 2", n)
+	}
 }
 
 // A person plays Monopoly Deal against the bundled agent in the browser,
