@@ -45,6 +45,9 @@ type Bot struct {
 	// its answers, not given the game, so a replay of a logged game
 	// takes its logged answers instead of asking it again.
 	Outside bool
+	// Ready, if set, says whether the bot can play in this environment
+	// (an LLM seat needs its API key); nil: always.
+	Ready func() error
 }
 
 var (
@@ -160,7 +163,8 @@ func NewWith(name string, spec ParamSpec, seat int, seed uint64) (Agent, error) 
 	return b.Make(spec.Apply(b.Defaults, paramSeed(seed)), seat, seed), nil
 }
 
-// Names lists the registered bots, sorted.
+// Names lists the registered bots, sorted (schemes, which resolve
+// names on demand, are not listed: see Schemes).
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {
@@ -211,4 +215,21 @@ func CloseAll(agents []Agent) error {
 		}
 	}
 	return first
+
+}
+
+// Ready reports whether the named bot can play now, with what its
+// environment must give it (an API key), so that a host can refuse a
+// table before the game starts rather than fail in the middle of it.
+func Ready(name string) error {
+	b, err := Lookup(name)
+	if err != nil {
+		return err
+	}
+	if b.Ready != nil {
+		if err := b.Ready(); err != nil {
+			return fmt.Errorf("agent: bot %q: %w", name, err)
+		}
+	}
+	return nil
 }

@@ -87,7 +87,7 @@ func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, e
 		var ans Answer
 		switch {
 		case p < len(d.Agents) && d.Agents[p] != nil && !d.Words:
-			// The bots' fast path: an Answer is eight words, which Go
+			// The bots' fast path: an Answer is eleven words, which Go
 			// passes through memory, and a simulation makes hundreds of
 			// millions of these calls; an Action (four words) stays in
 			// registers.

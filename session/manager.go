@@ -184,16 +184,21 @@ func (s *Session) replay(log []Entry, n int, warm bool) error {
 		if err != nil {
 			return fmt.Errorf("%w: session %s: entry %d: %w", ErrReplay, s.id, i, err)
 		}
-		// A program outside gopoly answers as it likes: its logged answers
-		// stand, and it is not asked again (nor started) to replay them.
-		if bot := s.driver.Agents[e.Seat]; warm && bot != nil && !agent.IsOutside(s.setup.Seats[e.Seat].Bot) {
+		ans := agent.Answer{Action: a, Speech: e.Speech, Thought: e.Thought, Research: e.Research}
+		if r, ok := s.driver.Agents[e.Seat].(agent.Replayer); ok {
+			// A language model is not asked again: it is told what it
+			// answered, so that a replay calls no model.
+			r.Replay(s.g.View(e.Seat), s.g.Pending(), ans)
+		} else if bot := s.driver.Agents[e.Seat]; warm && bot != nil && !agent.IsOutside(s.setup.Seats[e.Seat].Bot) {
+			// A program outside gopoly answers as it likes: its logged
+			// answers stand, and it is not asked again (nor started).
 			mine := agent.Respond(bot, s.g.View(e.Seat), s.g.Pending(), s.driver.Words)
 			if e.By == s.setup.Seats[e.Seat].by() && !sameAction(mine.Action, a) {
 				return fmt.Errorf("%w: session %s: entry %d: %s answered %s then, %s now", ErrReplay, s.id, i,
 					s.setup.Seats[e.Seat].Describe(), e.Action, encode(s.c.rules, mine.Action))
 			}
 		}
-		if err := s.driver.Apply(s.g, e.Seat, agent.Answer{Action: a, Speech: e.Speech, Thought: e.Thought}); err != nil {
+		if err := s.driver.Apply(s.g, e.Seat, ans); err != nil {
 			return fmt.Errorf("%w: session %s: entry %d: %w", ErrReplay, s.id, i, err)
 		}
 		last := &s.log[len(s.log)-1]
@@ -321,12 +326,13 @@ type exported struct {
 // converted into each other rather than copied field by field, so that a
 // field added to one does not compile until the other has it too.
 type exportedEntry struct {
-	Seat    int             `json:"seat"`
-	Action  json.RawMessage `json:"action"`
-	Speech  string          `json:"speech,omitempty"`
-	Thought string          `json:"thought,omitempty"`
-	By      string          `json:"by"`
-	At      time.Time       `json:"at"`
+	Seat     int             `json:"seat"`
+	Action   json.RawMessage `json:"action"`
+	Speech   string          `json:"speech,omitempty"`
+	Thought  string          `json:"thought,omitempty"`
+	By       string          `json:"by"`
+	At       time.Time       `json:"at"`
+	Research json.RawMessage `json:"research,omitempty"`
 }
 
 // Import stores an exported session, replayed and checked against its

@@ -173,6 +173,18 @@ func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
 	s.g = monopoly.New(c.rules, len(setup.Seats), setup.Seed)
 	s.g.Record(true)
 	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied}
+	players := make([]string, len(setup.Seats))
+	for i, seat := range setup.Seats {
+		players[i] = string(seat.Kind)
+		if seat.Kind == SeatBot {
+			players[i] = seat.Bot
+		}
+	}
+	for _, a := range agents {
+		if st, ok := a.(agent.Seated); ok {
+			st.Seat(setup.Names(), players)
+		}
+	}
 	// The first turn started inside New, before recording was on.
 	s.add(monopoly.Event{Kind: monopoly.EvTurnStart, Player: int8(s.g.Current()), Amount: int64(s.g.Round())}, -1)
 	s.turns = []Turn{{Turn: 0, Round: s.g.Round(), Player: s.g.Current(), At: 0}}
@@ -197,7 +209,7 @@ func (s *Session) applied(g *monopoly.Game, seat int, ans agent.Answer) error {
 		return err
 	}
 	i := len(s.log)
-	s.log = append(s.log, Entry{Seat: seat, Action: raw, Speech: ans.Speech, Thought: ans.Thought, By: s.setup.Seats[seat].by(), At: s.m.now()})
+	s.log = append(s.log, Entry{Seat: seat, Action: raw, Speech: ans.Speech, Thought: ans.Thought, By: s.setup.Seats[seat].by(), At: s.m.now(), Research: ans.Research})
 	for _, e := range g.TakeEvents() {
 		s.add(e, i)
 	}
@@ -496,8 +508,9 @@ func (s *Session) History(token string, from, limit int) ([]Event, int, error) {
 }
 
 // Log returns the entries of the log from index from on, as the token's
-// holder may see them: another seat's thought is left out, and so are
-// the sealed cash limits of another seat's offers and acceptances
+// holder may see them: another seat's thought and research record are
+// left out, and so are the sealed cash limits of another seat's offers
+// and acceptances
 // (monopoly.Action.For); the research view sees everything.
 func (s *Session) Log(token string, from int) ([]Entry, error) {
 	s.mu.Lock()
@@ -513,7 +526,8 @@ func (s *Session) Log(token string, from int) ([]Entry, error) {
 		if v.Research || e.Seat == v.Seat {
 			continue
 		}
-		e.Thought = ""
+		// A research record holds the seat's prompts, with its thoughts.
+		e.Thought, e.Research = "", nil
 		a, err := wire.DecodeAction(s.c.rules, e.Seat, e.Action)
 		if err != nil {
 			return nil, fmt.Errorf("session %s: entry %d: %w", s.id, from+i, err)

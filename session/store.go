@@ -91,6 +91,10 @@ type Entry struct {
 	Thought string          // private to its author and the research view
 	By      string          // who answered: "bot:NAME", "human", ...
 	At      time.Time
+	// Research is how the answer was made (agent.Answer.Research: an LLM
+	// seat's prompts, raw responses, tokens and costs), kept for the
+	// research log and handed back to the player on replay; nil for most.
+	Research json.RawMessage
 }
 
 // Config is a saved rules config: YAML overlaid on the default rules.

@@ -43,7 +43,7 @@ var _ session.Store = (*db)(nil)
 // entryCols is the number of columns of an entries row, which bounds how
 // many rows one INSERT may carry (SQLite allows 32766 parameters,
 // PostgreSQL 65535).
-const entryCols = 8
+const entryCols = 9
 
 // insertChunk is the number of entries per INSERT statement: its
 // insertChunk*entryCols parameters stay far under both limits.
@@ -176,7 +176,7 @@ func (s *db) insertEntries(ctx context.Context, tx *sql.Tx, id string, from int,
 	for start := 0; start < len(entries); start += insertChunk {
 		chunk := entries[start:min(start+insertChunk, len(entries))]
 		var b strings.Builder
-		b.WriteString(`INSERT INTO entries (session_id, seq, seat, action, speech, thought, "by", "at") VALUES `)
+		b.WriteString(`INSERT INTO entries (session_id, seq, seat, action, speech, thought, "by", "at", research) VALUES `)
 		args := make([]any, 0, len(chunk)*entryCols)
 		for i, e := range chunk {
 			at, err := nanos(e.At)
@@ -186,8 +186,8 @@ func (s *db) insertEntries(ctx context.Context, tx *sql.Tx, id string, from int,
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-			args = append(args, id, from+start+i, e.Seat, text(e.Action), e.Speech, e.Thought, e.By, at)
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, id, from+start+i, e.Seat, text(e.Action), e.Speech, e.Thought, e.By, at, string(e.Research))
 		}
 		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
 			return err
@@ -211,7 +211,7 @@ func (s *db) Load(ctx context.Context, id string) (session.Record, []session.Ent
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, s.q(`SELECT seat, action, speech, thought, "by", "at"
+		rows, err := tx.QueryContext(ctx, s.q(`SELECT seat, action, speech, thought, "by", "at", research
 			FROM entries WHERE session_id = ? ORDER BY seq`), id)
 		if err != nil {
 			return err
@@ -222,8 +222,12 @@ func (s *db) Load(ctx context.Context, id string) (session.Record, []session.Ent
 			var e session.Entry
 			var action sql.NullString
 			var at int64
-			if err := rows.Scan(&e.Seat, &action, &e.Speech, &e.Thought, &e.By, &at); err != nil {
+			var research string
+			if err := rows.Scan(&e.Seat, &action, &e.Speech, &e.Thought, &e.By, &at, &research); err != nil {
 				return err
+			}
+			if research != "" {
+				e.Research = json.RawMessage(research)
 			}
 			e.Action = raw(action)
 			e.At = fromNanos(at)

@@ -76,6 +76,7 @@ func newExperimentRunCmd() *cobra.Command {
 		out, shard string
 		workers    int
 		asJSON     bool
+		lf         llmFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run SPEC.yaml",
@@ -91,6 +92,9 @@ A game a bot cannot finish (an action the rules refuse: a bug) stops the
 run with an error (exit 1), keeping the games before it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := lf.apply(cmd); err != nil {
+				return err
+			}
 			e, err := arena.LoadExperiment(args[0])
 			if err != nil {
 				return usageErr(err)
@@ -182,6 +186,7 @@ run with an error (exit 1), keeping the games before it.`,
 		},
 	}
 	f := cmd.Flags()
+	lf.register(cmd)
 	f.StringVar(&out, "out", "", "output directory (default runs/NAME, or runs/NAME-shard-i-of-N)")
 	f.StringVar(&shard, "shard", "", "run only shard i of N (i/N, from 0/N to N-1/N): every variant on the seeds j with j mod N = i")
 	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")

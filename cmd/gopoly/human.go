@@ -559,6 +559,16 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 		}
 	}
 	err = t.play(ctx)
+	if err == nil && s.Status().Over {
+		if answers, aerr := sessionAnswers(s); aerr == nil {
+			setup := s.Setup()
+			bots := make([]string, len(setup.Seats))
+			for i, seat := range setup.Seats {
+				bots[i] = seat.Bot
+			}
+			printUsage(out, measure(setup.Names(), bots, answers, s.Status().Winner))
+		}
+	}
 	switch {
 	case errors.Is(err, errQuit):
 		fmt.Fprintf(out, "Saved. Go on with: %s\n", resume)
@@ -659,6 +669,13 @@ func playSession(cmd *cobra.Command, sp *sessionPlay, seed uint64, players int, 
 		if seat.Kind != session.SeatBot && seat.Kind != session.SeatHuman {
 			return usageErr(fmt.Errorf("play: --seats: seat %d is %s: the terminal seats people (human) and bots", i+1, seat.Kind))
 		}
+	}
+	bots := make([]string, len(seats))
+	for i, seat := range seats {
+		bots[i] = seat.Bot
+	}
+	if err := ready(cmd, bots); err != nil {
+		return err
 	}
 	if changed("players") && players != len(seats) {
 		return usageErr(fmt.Errorf("play: --players %d, but --seats names %d seats", players, len(seats)))

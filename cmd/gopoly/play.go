@@ -18,6 +18,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/llm"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
 )
@@ -41,6 +42,7 @@ func newPlayCmd(opts playOptions) *cobra.Command {
 		seed                        uint64
 		asJSON, thoughts            bool
 		sp                          sessionPlay
+		lf                          llmFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "play",
@@ -66,6 +68,9 @@ board). The game is a session, stored as it is played (--data, --db):
 quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := lf.apply(cmd); err != nil {
+				return err
+			}
 			if sp.seats != "" || sp.resume != "" {
 				return playSession(cmd, &sp, seed, players, rulesPath, paramsPath, maxRounds, thoughts)
 			}
@@ -99,6 +104,9 @@ quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 					return usageErr(err)
 				}
 			}
+			if err := ready(cmd, seats); err != nil {
+				return err
+			}
 			// All input is checked before the log starts: a refused
 			// command prints nothing but its error.
 			params, err := loadParams(paramsPath)
@@ -122,6 +130,9 @@ quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 				return err
 			}
 			log.standings(st)
+			if !asJSON {
+				printUsage(out, st.LLM)
+			}
 			return out.Flush()
 		},
 	}
@@ -139,6 +150,7 @@ quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 	f.StringVar(&sp.resume, "resume", "", "go on with the stored session of this id (see gopoly sessions)")
 	f.DurationVar(&sp.delay, "delay", 0, "with people at the table: the pause after each bot's move, so that a person can follow (default 0.6s when stdout is a terminal, else 0)")
 	sp.store.register(cmd)
+	lf.register(cmd)
 	return cmd
 }
 
@@ -170,6 +182,7 @@ type playStandings struct {
 	Stalled bool          `json:"stalled,omitempty"` // adjourned after maxDecisions decisions
 	Winner  int           `json:"winner"`            // seat; -1 for a tie
 	Players []playerStand `json:"players"`
+	LLM     []llmUsage    `json:"llm,omitempty"` // the LLM seats' calls, tokens, costs and reliability
 
 	maxDecisions int // where a game is adjourned
 }
@@ -206,6 +219,12 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		agents[s] = a
 	}
 	defer agent.CloseAll(agents)
+	answers := make([][]llm.Answered, len(seats))
+	for _, a := range agents {
+		if st, ok := a.(agent.Seated); ok {
+			st.Seat(seatNames[:len(seats)], seats)
+		}
+	}
 	g.Record(true)
 	k := newRoundKeeper(len(seats))
 	// The first turn started inside New, before recording was on.
@@ -219,7 +238,13 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 		log.events(g, evs, k.note(evs))
 	}
 	d := agent.Driver{Agents: agents, Words: true, Max: maxDecisions,
-		Applied: func(g *monopoly.Game, _ int, _ agent.Answer) error { step(g); return nil }}
+		Applied: func(g *monopoly.Game, seat int, ans agent.Answer) error {
+			if ans.Research != nil {
+				answers[seat] = append(answers[seat], llm.Answered{Action: ans.Action.Kind.String(), Speech: ans.Speech, Thought: ans.Thought, Record: ans.Research})
+			}
+			step(g)
+			return nil
+		}}
 	_, stop, err := d.Run(context.Background(), g)
 	var se *agent.SeatError
 	switch {
@@ -237,6 +262,7 @@ func playGame(rules *monopoly.Rules, seats []string, params agent.SeatParams, se
 	}
 	st := standings(g, seatNames[:len(seats)], seats, seed, k.outRound)
 	st.maxDecisions = maxDecisions
+	st.LLM = measure(seatNames[:len(seats)], seats, answers, g.Winner())
 	if stalled {
 		st.Stalled, st.Rounds = true, g.Round()
 	}

@@ -29,6 +29,7 @@ func newTournamentCmd() *cobra.Command {
 		bots, rulesPath, outDir                       string
 		seed                                          uint64
 		asJSON                                        bool
+		lf                                            llmFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "tournament --bots a,b,c,d[,...] [--games N]",
@@ -48,6 +49,9 @@ reports the games finished so far (exit 130). A game a bot cannot finish
 before it are written and reported, then the error (exit 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := lf.apply(cmd); err != nil {
+				return err
+			}
 			rules, err := loadRules(cmd, rulesPath, &maxRounds)
 			if err != nil {
 				return err
@@ -55,6 +59,9 @@ before it are written and reported, then the error (exit 1).`,
 			names, err := splitBots(bots)
 			if err != nil {
 				return usageErr(fmt.Errorf("tournament: %w", err))
+			}
+			if err := ready(cmd, names); err != nil {
+				return err
 			}
 			if len(names) == 0 {
 				return usageErr(errors.New("tournament: --bots names the bots, at least two, comma-separated"))
@@ -158,6 +165,7 @@ before it are written and reported, then the error (exit 1).`,
 		},
 	}
 	f := cmd.Flags()
+	lf.register(cmd)
 	f.StringVar(&bots, "bots", "", "comma-separated bots, one per seat they hold (a name given k times holds k seats)")
 	f.IntVar(&games, "games", 1000, "number of games")
 	f.IntVar(&players, "players", 0, "seats per game, 2-8 (0: 4, or the number of bots when fewer)")

@@ -90,6 +90,9 @@ func entries(who string, first, n int) []session.Entry {
 			By:      who,
 			At:      base.Add(time.Duration(k)*time.Second + time.Duration(k)),
 		}
+		if k%3 == 1 { // a research record on some entries, none on the others
+			es[i].Research = json.RawMessage(fmt.Sprintf(`{"calls":[{"prompt":"p%d"}]}`, k))
+		}
 	}
 	return es
 }
@@ -174,7 +177,7 @@ func checkLog(t *testing.T, what string, got, want []session.Entry) {
 	for i := range want {
 		g, w := got[i], want[i]
 		checkTime(t, fmt.Sprintf("%s entry %d at", what, i), g.At, w.At)
-		if g.Seat != w.Seat || !bytes.Equal(g.Action, w.Action) || g.Speech != w.Speech || g.Thought != w.Thought || g.By != w.By {
+		if g.Seat != w.Seat || !bytes.Equal(g.Action, w.Action) || g.Speech != w.Speech || g.Thought != w.Thought || g.By != w.By || !bytes.Equal(g.Research, w.Research) {
 			t.Fatalf("%s: entry %d\n got %+v\nwant %+v", what, i, g, w)
 		}
 	}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gopoly/gopoly/llm/llmtest"
+)
+
+// llmConfig writes an LLM configuration whose four personalities play
+// against srv over its three APIs, and sets the keys it names.
+func llmConfig(t *testing.T, srv *llmtest.Server) string {
+	t.Helper()
+	t.Setenv("GOPOLY_CLI_OPENAI_KEY", "sk-cli-OPENAI-secret-91aa")
+	t.Setenv("GOPOLY_CLI_GEMINI_KEY", "AIza-cli-GEMINI-secret-22bb")
+	t.Setenv("GOPOLY_CLI_ANTHROPIC_KEY", "sk-ant-cli-ANTHROPIC-secret-33cc")
+	doc := fmt.Sprintf(`
+timeout: 2s
+retries: 1
+max_retry_delay: 50ms
+rate_limit_wait: 10ms
+spacing: 0s
+providers:
+  fake-openai:    {kind: openai, base_url: %[1]q, key_env: [GOPOLY_CLI_OPENAI_KEY], concurrency: 4}
+  fake-gemini:    {kind: gemini, base_url: %[2]q, key_env: [GOPOLY_CLI_GEMINI_KEY], concurrency: 4}
+  fake-anthropic: {kind: anthropic, base_url: %[2]q, key_env: [GOPOLY_CLI_ANTHROPIC_KEY], concurrency: 4}
+personalities:
+  shark:     {provider: fake-openai, model: gpt-4o, temperature: 0.7, max_tokens: 500}
+  professor: {provider: fake-gemini, model: gemini-2.5-pro, temperature: 0.3, max_tokens: 500}
+  hustler:   {provider: fake-anthropic, model: claude-haiku-4-5, temperature: 1.0, max_tokens: 500}
+  turtle:    {provider: fake-openai, model: gpt-4o-mini, temperature: 0.2, max_tokens: 500}
+summarizer: {provider: fake-openai, model: gpt-4o-mini, max_tokens: 200}
+`, srv.BaseURL("openai"), srv.BaseURL("gemini"))
+	path := filepath.Join(t.TempDir(), "llm.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func noCLIKeys(t *testing.T, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		if strings.Contains(s, "-secret-") {
+			t.Error("an API key was printed")
+		}
+	}
+}
+
+// TestPlayLLMSeats plays whole games of four LLM seats against the fake
+// server through the command: with --bots, and with --seats as a stored
+// session that replays without a call.
+func TestPlayLLMSeats(t *testing.T) {
+	srv := llmtest.New(llmtest.Player)
+	defer srv.Close()
+	cfg := llmConfig(t, srv)
+	seats := "llm:shark,llm:professor,llm:hustler,llm:turtle"
+	usage := regexp.MustCompile(`(?m)^  Ann +llm:shark +\d+ decisions, +\d+ calls, .* \$\d+\.\d{4}; invalid 0\.0%, fallback 0\.0%`)
+
+	out, errOut, code := cliRun(t, "play", "--bots", seats, "--seed", "4", "--max-rounds", "12", "--llm-config", cfg)
+	if code != 0 || !usage.MatchString(out) || !strings.Contains(out, `Bob: "I `) {
+		t.Fatalf("play --bots: exit %d\n%s\n%s", code, tail(out, 1500), errOut)
+	}
+	noCLIKeys(t, out, errOut)
+	if os.Getenv("GOPOLY_SHOW") != "" {
+		t.Log(out[:2500], tail(out, 1500))
+	}
+
+	dir := t.TempDir()
+	out, errOut, code = cliRun(t, "play", "--seats", seats, "--seed", "4", "--max-rounds", "12", "--delay", "0", "--data", dir, "--llm-config", cfg)
+	if code != 0 || !usage.MatchString(out) {
+		t.Fatalf("play --seats: exit %d\n%s\n%s", code, tail(out, 1500), errOut)
+	}
+	noCLIKeys(t, out, errOut)
+	id := regexp.MustCompile(`Session ([0-9a-f]{12})`).FindStringSubmatch(out)
+	if id == nil {
+		t.Fatalf("no session id in\n%s", out)
+	}
+	calls := len(srv.Calls())
+	out, errOut, code = cliRun(t, "replay", id[1], "--data", dir)
+	if code != 0 || len(srv.Calls()) != calls {
+		t.Fatalf("replay: exit %d, %d calls made\n%s\n%s", code, len(srv.Calls())-calls, tail(out, 1500), errOut)
+	}
+	out, _, code = cliRun(t, "export", id[1], "--data", dir)
+	if code != 0 || !strings.Contains(out, `"research"`) {
+		t.Fatalf("export: exit %d, no research log", code)
+	}
+	noCLIKeys(t, out)
+}
+
+// TestPlayLLMMissingKey: a seat whose key is missing is refused before
+// the game starts, naming the variable.
+func TestPlayLLMMissingKey(t *testing.T) {
+	srv := llmtest.New(llmtest.Player)
+	defer srv.Close()
+	cfg := llmConfig(t, srv)
+	t.Setenv("GOPOLY_CLI_GEMINI_KEY", "")
+	for _, args := range [][]string{
+		{"play", "--bots", "llm:shark,llm:professor", "--players", "2", "--llm-config", cfg},
+		{"play", "--seats", "human,llm:professor", "--data", t.TempDir(), "--llm-config", cfg},
+	} {
+		out, errOut, code := cliRun(t, args...)
+		if code != 2 || !strings.Contains(errOut, "set GOPOLY_CLI_GEMINI_KEY") || out != "" {
+			t.Errorf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+	}
+	if n := len(srv.Calls()); n != 0 {
+		t.Errorf("%d calls made", n)
+	}
+	_, errOut, code := cliRun(t, "play", "--bots", "llm:nobody", "--llm-config", cfg)
+	if code != 2 || !strings.Contains(errOut, "not a personality") {
+		t.Errorf("llm:nobody: exit %d: %s", code, errOut)
+	}
+}
+
+// TestTournamentLLMConcurrency: a tournament with LLM seats gives the
+// same results whatever the providers' concurrency limit.
+func TestTournamentLLMConcurrency(t *testing.T) {
+	srv := llmtest.New(llmtest.Player)
+	defer srv.Close()
+	cfg := llmConfig(t, srv)
+	var outs []string
+	for _, limit := range []string{"1", "4"} {
+		data, err := os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "llm.yaml")
+		os.WriteFile(path, []byte(strings.ReplaceAll(string(data), "concurrency: 4", "concurrency: "+limit)), 0o600)
+		out, errOut, code := cliRun(t, "tournament", "--bots", "llm:shark,llm:professor,baseline,llm:hustler", "--games", "4",
+			"--max-rounds", "6", "--workers", "2", "--json", "--llm-config", path)
+		if code != 0 {
+			t.Fatalf("concurrency %s: exit %d\n%s", limit, code, errOut)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("results differ with the concurrency limit:\n%s\n%s", outs[0], outs[1])
+	}
+	if len(srv.Calls()) == 0 {
+		t.Error("no model was called")
+	}
+}

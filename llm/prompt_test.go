@@ -1,0 +1,113 @@
+package llm_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/llm"
+	"github.com/gopoly/gopoly/llm/llmtest"
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// TestPromptSections: every call carries the six sections, the rules as
+// this game's variant plays, the answer's schema, and the persona.
+func TestPromptSections(t *testing.T) {
+	srv := llmtest.New(llmtest.Player)
+	defer srv.Close()
+	cfg, _ := fakeConfig(t, srv, "")
+	llm.Use(cfg)
+	defer llm.Use(llm.DefaultConfig())
+	persona := filepath.Join(t.TempDir(), "pirate.txt")
+	os.WriteFile(persona, []byte("NAME: The Pirate\nYou talk like a pirate and buy every railroad."), 0o600)
+	variants := []struct{ rules, want, not string }{
+		{"", "goes to auction", "sealed"},
+		{"auctions: false", "no auctions in this game", "goes to auction"},
+		{"deal_protocol: sealed", "sealed deals", "counter-offer"},
+		{"counter_offers: 2", "up to 2 counter-offers", "sealed deals"},
+		{"free_parking_jackpot: true", "Free Parking jackpot", ""},
+		{"mortgaged_group_double_rent: true", "even when one of them is mortgaged", ""},
+		{"speed_die: true", "the Bus lets you move", ""},
+	}
+	for _, who := range []string{"shark", persona} {
+		for _, v := range variants {
+			r, err := monopoly.DefaultRules().WithOverrides("test", []byte(v.rules))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := monopoly.New(r, 4, 3)
+			for g.Pending().Kind != monopoly.DecisionBuy {
+				if err := g.Apply(monopoly.Action{Kind: monopoly.ActContinue, Player: g.Decider()}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d := g.Pending()
+			a, err := agent.New("llm:"+who, d.Player, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.(agent.Seated).Seat([]string{"Ann", "Bob", "Cat", "Dan"}, []string{"llm:shark", "llm:professor", "human", "turtle"})
+			ans := a.(agent.Talker).Answer(g.View(d.Player), d)
+			calls := srv.Calls()
+			c := calls[len(calls)-1]
+			for _, s := range []string{"[PERSONALITY]", "[RULES]"} {
+				if !strings.Contains(c.System, s) {
+					t.Errorf("%s: the system prompt lacks %s", v.rules, s)
+				}
+			}
+			for _, s := range []string{"[CONTEXT]", "[PUBLIC_HISTORY]", "[PRIVATE_HISTORY]", "[DECISION]", "You must now decide: buy", llm.LegalHeader, `{"kind":"buy"}`} {
+				if !strings.Contains(c.User(), s) {
+					t.Errorf("%s: the user message lacks %q", v.rules, s)
+				}
+			}
+			if !strings.Contains(c.System, v.want) || v.not != "" && strings.Contains(c.System, v.not) {
+				t.Errorf("rules %q: want %q and not %q in\n%s", v.rules, v.want, v.not, c.System)
+			}
+			names := []string{"Ann", "Bob", "Cat", "Dan"}
+			if !strings.Contains(c.System, "playing as "+names[d.Player]) || !strings.Contains(c.System, "Cat, seat 2 (a person)") ||
+				!strings.Contains(c.System, "Dan, seat 3 (ultra-conservative") || strings.Contains(c.System, names[d.Player]+", seat") {
+				t.Errorf("seat %d, the opponents: %s", d.Player, c.System)
+			}
+			if strings.Contains(c.System, "(cut)") {
+				t.Errorf("the rules were cut by their budget:\n%s", c.System)
+			}
+			var schema map[string]any
+			if err := json.Unmarshal([]byte(c.Schema), &schema); err != nil || !strings.Contains(c.Schema, `"public_speech"`) || !strings.Contains(c.Schema, `"anyOf"`) {
+				t.Errorf("schema %s: %v", c.Schema, err)
+			}
+			if who == persona && (!strings.Contains(c.System, "THE PIRATE") || !strings.Contains(c.System, "like a pirate")) {
+				t.Errorf("the persona is not in %s", c.System)
+			}
+			if ans.Action.Kind != monopoly.ActBuy {
+				t.Errorf("answer %+v", ans)
+			}
+		}
+	}
+}
+
+// TestConfigErrors: a bad file is refused with its line and key, and
+// changes nothing.
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"timeout: soon", "test.yaml:1"},
+		{"personalities:\n  shark: {provider: nowhere, model: m, max_tokens: 100}", "unknown provider \"nowhere\""},
+		{"providers:\n  x: {kind: carrier-pigeon}", "providers.x.kind"},
+		{"bogus: 1", "bogus"},
+		{"max_cost: -1", "max_cost"},
+	} {
+		before := llm.Current()
+		_, err := llm.ParseConfig("test.yaml", []byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "llm: ") {
+			t.Errorf("%q: %v, want %q", tc.doc, err, tc.want)
+		}
+		if llm.Current() != before {
+			t.Error("a refused file changed the configuration")
+		}
+	}
+	if err := llm.DefaultConfig().Check(); err != nil {
+		t.Fatal(err)
+	}
+}
