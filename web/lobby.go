@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
 )
@@ -61,6 +62,7 @@ func (s *Server) lobby(w http.ResponseWriter, r *http.Request) {
 	err = s.pages.ExecuteTemplate(w, "lobby.html", map[string]any{
 		"CSRF": s.csrf, "Games": rows, "Bots": botNames(), "Presets": presets, "Names": session.DefaultNames,
 		"Seats": []int{0, 1, 2, 3, 4, 5, 6, 7}, "Default": []string{"shark", "professor", "hustler", "turtle"},
+		"LLM": llmSeats(),
 	})
 	if err != nil {
 		s.o.Logger.Error("web: lobby", "err", err)
@@ -193,4 +195,17 @@ func (s *Server) Demo(ctx context.Context) (gameLinks, error) {
 	}
 	s.startPacer(sess)
 	return s.links(sess), nil
+}
+
+// llmSeats are the personalities on language models the lobby offers,
+// when the llm package is linked in and their keys are set (a seat whose
+// key is missing would only play its fallback).
+func llmSeats() []string {
+	var out []string
+	for _, p := range []string{"shark", "professor", "hustler", "turtle"} {
+		if name := "llm:" + p; agent.Ready(name) == nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -202,7 +202,9 @@ function drawDecision() {
   box.append(el("h2", {}, "Your move"), el("p", { class: "question" }, state.decision_text || questionOf(d)));
   const buttons = el("div", { class: "choices" });
   o.actions.forEach((a, i) => {
-    buttons.append(el("button", { type: "button", class: i === 0 ? "primary" : "", "data-key": i + 1, on: { click: () => answer(a) } }, `${i + 1}. ${describe(a)}`));
+    // Bankruptcy cannot be taken back: it asks first.
+    const go = () => (a.kind !== "declare_bankruptcy" || confirm("Declare bankruptcy? You leave the game.")) && answer(a);
+    buttons.append(el("button", { type: "button", class: i === 0 ? "primary" : "", "data-key": i + 1, on: { click: go } }, `${i + 1}. ${describe(a)}`));
   });
   box.append(buttons);
   if (o.bid) {
@@ -329,7 +331,8 @@ $("#live").addEventListener("click", () => {
 
 function forkAt(entry, take) {
   const at = entry ?? (scrubbing ? events[Number($("#scrub").value)].entry + 1 : state.entries);
-  post("/fork", take === undefined ? { at } : { at, take })
+  const seats = $("#fork-seats").value.trim();
+  post("/fork", take === undefined ? { at, seats } : { at, take })
     .then((l) => {
       const link = take === undefined ? l.research : l.seats[take];
       const note = $("#forked");
