@@ -246,6 +246,11 @@ var defaultRules = func() *Rules {
 // DefaultRules returns the standard rules of the rules reference.
 func DefaultRules() *Rules { return defaultRules }
 
+// DefaultRulesYAML returns the embedded rules file the defaults are read
+// from, comments included: the annotated starting point of a rules file.
+// The slice is the caller's own.
+func DefaultRulesYAML() []byte { return slices.Clone(defaultRulesYAML) }
+
 // ConfigError is a problem in a rules file: the file, the line and the
 // field it concerns.
 type ConfigError = strictyaml.Error

@@ -61,6 +61,7 @@ func newRootCmd() *cobra.Command {
 		newExportCmd(),
 		newImportCmd(),
 		newServeCmd(),
+		newMCPCmd(),
 		newVersionCmd(),
 	)
 	return root

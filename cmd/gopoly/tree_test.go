@@ -106,7 +106,7 @@ func TestHelpListsCommands(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	names := []string{"play", "sim", "tournament", "experiment", "landing", "conformance", "deal",
-		"sessions", "replay", "fork", "export", "import", "configs", "serve", "version", "completion", "help"}
+		"sessions", "replay", "fork", "export", "import", "configs", "serve", "mcp", "version", "completion", "help"}
 	cmds := newRootCmd().Commands()
 	if len(cmds) != len(names)-2 { // completion and help come with Execute
 		t.Errorf("%d commands in the tree, want %d", len(cmds), len(names)-2)

@@ -1,0 +1,350 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gopoly/gopoly/session"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Version is gopoly's version, reported to clients as the server's.
+	Version string
+	// Store names the store in messages ("data directory /x"), so that an
+	// error about a game that is not there says where it looked.
+	Store string
+	// Logger receives the SDK's log of the protocol (nil: none).
+	Logger *slog.Logger
+}
+
+// Server is gopoly's MCP server: the tools, resources and prompts over
+// the sessions of one session.Manager. One Server serves any number of
+// connections (stdio, HTTP sessions) at once; they share its games, so
+// that a client watching a game sees what another plays.
+type Server struct {
+	m       *session.Manager
+	opt     Options
+	mcp     *mcp.Server
+	routes  []route
+	seats   seatMemory
+	stats   stats
+	watch   watcher
+	started time.Time
+}
+
+// features are the groups of tools, resources and prompts, each added by
+// its own file's init (see the package comment).
+var features []func(*Server)
+
+// instructions tell a client's model how to use the server.
+const instructions = `gopoly is a Monopoly table. To play: create_game (players as {token, is_human: true} ` +
+	`or {token, ai: {strategy}}), then advance_game until status is awaitingDecision, read the legal ` +
+	`payloads (get_decision, or the game://{id}/legal-actions resource), and submit_decision with one ` +
+	`of them; repeat until status is completed. Decisions may be gopoly action JSON ({"kind":"buy"}) ` +
+	`or monopoly-mcp payloads ({"kind":"purchaseProperty","buy":true}). A seat token answers for a ` +
+	`seat: create_game returns one per human seat, and this connection remembers them.`
+
+// New returns a server of m's sessions. It lists the stored games, so
+// that each appears among the resources.
+func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	if o.Store == "" {
+		o.Store = "the store"
+	}
+	s := &Server{m: m, opt: o, started: time.Now()}
+	s.watch.init(s)
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "gopoly", Title: "gopoly: a Monopoly table", Version: o.Version}, &mcp.ServerOptions{
+		Instructions:       instructions,
+		Logger:             o.Logger,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+		},
+	})
+	s.mcp.AddReceivingMiddleware(s.unknownResources)
+	for _, add := range features {
+		add(s)
+	}
+	if err := s.listStored(ctx); err != nil {
+		return nil, fmt.Errorf("mcpserver: %s: %w", o.Store, err)
+	}
+	return s, nil
+}
+
+// MCP returns the SDK server, to connect transports to.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Close stops watching the games. Connections are their transports' to
+// close.
+func (s *Server) Close() { s.watch.close() }
+
+// open returns the game id, watched for changes from now on.
+func (s *Server) open(ctx context.Context, id string) (*session.Session, error) {
+	if id == "" {
+		return nil, errors.New("game_id is empty: create_game returns one, and game://sessions lists them")
+	}
+	g, err := s.m.Open(ctx, id)
+	if errors.Is(err, session.ErrNotFound) {
+		return nil, fmt.Errorf("no game %q in %s; game://sessions lists the games", id, s.opt.Store)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.watch.game(g)
+	return g, nil
+}
+
+// addTool adds a tool whose arguments decode into In and whose
+// structured result is Out. The arguments are checked against check (nil:
+// the tool's input schema) and then decoded strictly, so that a handler
+// only sees well-formed input; a handler's error becomes a tool error
+// naming the tool, the result both structured content and text.
+func addTool[In, Out any](s *Server, t *mcp.Tool, check *jsonschema.Schema, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
+	if t.InputSchema == nil {
+		t.InputSchema = schemaOf[In]()
+	}
+	if t.OutputSchema == nil {
+		t.OutputSchema = schemaOf[Out]()
+	}
+	if check == nil {
+		check = t.InputSchema.(*jsonschema.Schema)
+	}
+	resolved, err := check.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", t.Name, err))
+	}
+	// The schemas go out as JSON written once: the SDK marshals a tool's
+	// input schema again at every HTTP request of the newest protocol
+	// (looking for parameters sent as headers), which costs little for
+	// bytes and a great deal for a *jsonschema.Schema as large as the
+	// decision union.
+	t.InputSchema, t.OutputSchema = mustJSON(t.InputSchema), mustJSON(t.OutputSchema)
+	name := t.Name
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		out, err := runTool(ctx, req, resolved, h)
+		s.stats.tool(name, err)
+		if err != nil {
+			res := &mcp.CallToolResult{IsError: true}
+			res.Content = []mcp.Content{&mcp.TextContent{Text: "mcpserver: " + name + ": " + err.Error()}}
+			return res, nil
+		}
+		return result(out)
+	})
+}
+
+// mustJSON is v's JSON, written once.
+func mustJSON(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: schema: %v", err))
+	}
+	return data
+}
+
+// runTool checks and decodes the arguments and calls h.
+func runTool[In, Out any](ctx context.Context, req *mcp.CallToolRequest, schema *jsonschema.Resolved, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) (Out, error) {
+	var zero Out
+	args := bytes.TrimSpace(req.Params.Arguments)
+	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
+		args = []byte("{}")
+	}
+	var inst any
+	if err := json.Unmarshal(args, &inst); err != nil {
+		return zero, fmt.Errorf("arguments are not JSON: %v", err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		return zero, fmt.Errorf("arguments: %s", schemaError(err))
+	}
+	var in In
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return zero, fmt.Errorf("arguments: %v", err)
+	}
+	return h(ctx, req, in)
+}
+
+// schemaError shortens the validator's account of a bad argument,
+// "validating root: validating /properties/players: validating
+// /properties/players/items/properties/ai: ... enum: ...", to its last
+// place, named as a client writes it: "players[].ai.strategy: enum: ...".
+func schemaError(err error) string {
+	msg := err.Error()
+	i := strings.LastIndex(msg, "validating ")
+	if i < 0 {
+		return msg
+	}
+	where, what, ok := strings.Cut(msg[i+len("validating "):], ": ")
+	if !ok || where == "root" {
+		return what
+	}
+	var b strings.Builder
+	segs := strings.Split(strings.TrimPrefix(where, "/"), "/")
+	for j := 0; j < len(segs); j++ {
+		switch segs[j] {
+		case "properties":
+			if j+1 < len(segs) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(segs[j+1])
+				j++
+			}
+		case "items", "additionalProperties":
+			b.WriteString("[]")
+		}
+	}
+	if b.Len() == 0 {
+		return what
+	}
+	return b.String() + ": " + what
+}
+
+// texter is a result with a rendering for people and models, given as
+// text content before its JSON.
+type texter interface{ text() string }
+
+// result makes a tool's result of out: its JSON as the structured
+// content and as text (clients from before structured output read the
+// text), after out's own text if it has one.
+func result(out any) (*mcp.CallToolResult, error) {
+	data, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: result: %w", err)
+	}
+	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(data)}
+	if t, ok := out.(texter); ok {
+		res.Content = append(res.Content, &mcp.TextContent{Text: t.text()})
+	}
+	res.Content = append(res.Content, &mcp.TextContent{Text: string(data)})
+	return res, nil
+}
+
+// seatMemory holds the seat tokens of the games a connection created,
+// so that it may answer for its seats without passing the tokens again.
+// A connection that ends forgets them; a new one (after a restart, or a
+// stateless HTTP request) passes the token it was given.
+type seatMemory struct {
+	mu sync.Mutex
+	by map[*mcp.ServerSession]map[string][]string // connection -> game -> tokens by seat
+}
+
+// remember keeps tokens (by seat; "" for bots) of game for ss.
+func (m *seatMemory) remember(ss *mcp.ServerSession, game string, tokens []string) {
+	if ss == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.by == nil {
+		m.by = map[*mcp.ServerSession]map[string][]string{}
+	}
+	games := m.by[ss]
+	if games == nil {
+		games = map[string][]string{}
+		m.by[ss] = games
+		go func() {
+			ss.Wait()
+			m.mu.Lock()
+			delete(m.by, ss)
+			m.mu.Unlock()
+		}()
+	}
+	games[game] = tokens
+}
+
+// token returns ss's token for seat of game, or "".
+func (m *seatMemory) token(ss *mcp.ServerSession, game string, seat int) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t := m.by[ss][game]; seat >= 0 && seat < len(t) {
+		return t[seat]
+	}
+	return ""
+}
+
+// forget drops game from every connection (it was deleted).
+func (m *seatMemory) forget(game string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, games := range m.by {
+		delete(games, game)
+	}
+}
+
+// stats are the server's counters, for game://monitoring.
+type stats struct {
+	mu            sync.Mutex
+	tools         map[string]*toolCount
+	reads         int64
+	readErrors    int64
+	notifications int64
+	subscribes    int64
+}
+
+// toolCount is how often a tool was called and failed.
+type toolCount struct {
+	Calls  int64 `json:"calls"`
+	Errors int64 `json:"errors"`
+}
+
+func (st *stats) tool(name string, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.tools == nil {
+		st.tools = map[string]*toolCount{}
+	}
+	c := st.tools[name]
+	if c == nil {
+		c = &toolCount{}
+		st.tools[name] = c
+	}
+	c.Calls++
+	if err != nil {
+		c.Errors++
+	}
+}
+
+func (st *stats) add(n *int64) {
+	st.mu.Lock()
+	*n++
+	st.mu.Unlock()
+}
+
+// snapshot copies the counters.
+func (st *stats) snapshot() (tools map[string]toolCount, reads, readErrors, notes, subs int64) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	tools = map[string]toolCount{}
+	for k, v := range st.tools {
+		tools[k] = *v
+	}
+	return tools, st.reads, st.readErrors, st.notifications, st.subscribes
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
