@@ -59,7 +59,12 @@ var mcpKinds = map[string][]string{
 	"unmortgageProperty": {"unmortgage", "location"},
 	"improveGroup":       {"improve", "colorGroup", "location"},
 	"unimproveGroup":     {"unimprove", "colorGroup", "location"},
+	"movementChoice":     {"choice", "location"},
 }
+
+// busMoves are movementChoice's choices after the speed die's Bus: which
+// of the white dice to move by.
+var busMoves = []string{"die1", "die2", "total"}
 
 // jailChoices are jailExit's choices and the engine's actions for them.
 // "wait" is staying in jail, which in the engine is a roll for doubles
@@ -263,8 +268,39 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 			return w, "", "", err
 		}
 		w.Kind, w.Square = act, &sq
+	case "movementChoice":
+		sq, err := movementSquare(p, keys)
+		if err != nil {
+			return w, "", "", err
+		}
+		w.Kind, w.Square = "move", &sq
 	}
 	return w, speech, thought, nil
+}
+
+// movementSquare reads movementChoice: after the Bus, choice die1, die2
+// or total; after triples (or instead), location, the square to move to.
+// The engine says whether the move is legal.
+func movementSquare(p *session.Pending, keys map[string]json.RawMessage) (int, error) {
+	if _, ok := keys["location"]; ok {
+		var sq int
+		err := required(keys, "location", &sq)
+		return sq, err
+	}
+	var choice string
+	if err := required(keys, "choice", &choice); err != nil {
+		return 0, fmt.Errorf("%v (die1, die2 or total after the Bus; location after triples)", err)
+	}
+	d := p.Decision
+	if d.Kind != monopoly.DecisionMovement || d.Amount == 0 {
+		return 0, fmt.Errorf("choice %q is the Bus's: the decision is %s (after triples give location)", choice, d.Kind)
+	}
+	dice := p.View.Dice
+	steps := map[string]int{"die1": dice[0], "die2": dice[1], "total": dice[0] + dice[1]}[choice]
+	if steps == 0 {
+		return 0, fmt.Errorf("choice: want one of %s, got %q", strings.Join(busMoves, ", "), choice)
+	}
+	return (d.Square + steps) % len(p.View.Board), nil
 }
 
 // squareKinds are monopoly-mcp's kinds that act on one square: the key
@@ -620,6 +656,17 @@ func toMCP(p *session.Pending, a optionAction) *mcpPayload {
 		return &mcpPayload{Kind: kind, Accept: flag(a.Kind == "accept_trade"), Limit: a.Limit}
 	case "declare_bankruptcy":
 		return &mcpPayload{Kind: "declareBankruptcy"}
+	case "move":
+		if d.Amount > 0 && a.Square != nil {
+			// The Bus: name the move by the die, as monopoly-mcp does.
+			dice, n := p.View.Dice, len(p.View.Board)
+			for i, steps := range []int{dice[0], dice[1], dice[0] + dice[1]} {
+				if (d.Square+steps)%n == *a.Square {
+					return &mcpPayload{Kind: "movementChoice", Choice: busMoves[i]}
+				}
+			}
+		}
+		return &mcpPayload{Kind: "movementChoice", Location: a.Square}
 	}
 	return nil
 }

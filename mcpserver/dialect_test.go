@@ -93,6 +93,7 @@ func TestPayloadsReadBack(t *testing.T) {
 		{"max_rounds: 150\ncounter_offers: 5\n", 1},
 		{"max_rounds: 150\ndeal_protocol: sealed\n", 2},
 		{"max_rounds: 150\n", 3},
+		{"max_rounds: 150\nspeed_die: true\n", 4},
 	}
 	for _, game := range games {
 		s, answerers := dialectTable(t, game.rules, game.seed)
@@ -157,7 +158,7 @@ func TestPayloadsReadBack(t *testing.T) {
 	}
 	t.Logf("payload kinds read back: %v", kinds)
 	for _, k := range []string{"rollDice", "yieldTurn", "purchaseProperty", "jailExit", "auctionBid", "mortgageProperty",
-		"unmortgageProperty", "improveGroup", "unimproveGroup", "attemptTrade", "proposeTrade"} {
+		"unmortgageProperty", "improveGroup", "unimproveGroup", "attemptTrade", "proposeTrade", "movementChoice"} {
 		if kinds[k] == 0 {
 			t.Errorf("no legal %s came up: the games do not cover it", k)
 		}

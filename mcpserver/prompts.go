@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,8 +15,8 @@ import (
 
 func init() { features = append(features, (*Server).addPrompts) }
 
-// The prompts are monopoly-mcp's guided workflows (its
-// start-monte-carlo-experiment comes with the experiment tools).
+// The prompts are monopoly-mcp's guided workflows: play-game,
+// create-custom-config and start-monte-carlo-experiment.
 
 func (s *Server) addPrompts() {
 	s.mcp.AddPrompt(&mcp.Prompt{Name: "play-game", Title: "Play a game of Monopoly",
@@ -31,6 +32,35 @@ func (s *Server) addPrompts() {
 			{Name: "idea", Description: "what the rules should change, such as \"a short game with $1000 and no auctions\"", Required: true},
 			{Name: "config_id", Description: "the id to save it under (default: made from the idea)"},
 		}}, s.customConfigPrompt)
+	s.mcp.AddPrompt(&mcp.Prompt{Name: "start-monte-carlo-experiment", Title: "Start a Monte Carlo experiment",
+		Description: "Turn a question about strategies or rules into an experiment spec, run it in the background, and report the results.",
+		Arguments: []*mcp.PromptArgument{
+			{Name: "question", Description: "what to find out, such as \"does the planner beat three baselines under the speed die?\"", Required: true},
+			{Name: "games", Description: "seeds per variant (default 1000)"},
+		}}, s.experimentPrompt)
+}
+
+func (s *Server) experimentPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	args, err := promptArgs(req, []string{"question", "games"}, "question")
+	if err != nil {
+		return nil, err
+	}
+	games := strings.TrimSpace(args["games"])
+	if games == "" {
+		games = "1000"
+	}
+	if n, err := strconv.Atoi(games); err != nil || n < 1 {
+		return nil, fmt.Errorf("mcpserver: prompt start-monte-carlo-experiment: games: want a positive number, got %q", games)
+	}
+	text := fmt.Sprintf(`Help me answer with a Monte Carlo experiment: %s
+
+1. Write an experiment spec in YAML: name (letters, digits, '.', '_', '-'), seeds: {start: 1, count: %s, step: 1}, detail: stats, rules (overrides of the standard rules, as in game://config-docs, such as {max_rounds: 500} or {speed_die: true}), and variants, each with a name, seats (a bot per seat: %s), and optionally rotate: true (seats rotate, for a fair comparison of different bots), rules and params. Every variant plays the same seeds.
+2. Call start_experiment with the spec. If it is refused, fix what the error names (file, line and field) and try again.
+3. Subscribe to (or read) the status URI it returns until state is complete; cancel_experiment stops it keeping the games played.
+4. Read game://experiments/{id}/summary and answer my question from each variant's win rates and their 95%% intervals, saying whether the intervals overlap.`,
+		strings.TrimSpace(args["question"]), games, strings.Join(agent.Names(), ", "))
+	return &mcp.GetPromptResult{Description: "design, run and read an experiment",
+		Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}, nil
 }
 
 // promptArgs reads a prompt's arguments: required ones present, none

@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +28,7 @@ const (
 	mimeYAML     = "application/yaml"
 	mimeMarkdown = "text/markdown"
 	mimeText     = "text/plain"
+	mimeJSONL    = "application/jsonl"
 )
 
 // route is a resource, or a template of resources, and its reader. The
@@ -202,7 +205,7 @@ var gameResources = []struct {
 	{"activity-trace", "activity trace", mimeJSON, "the last 50 answers of the log: who answered what, and what they said", (*Server).readTrace},
 	{"events/{since}", "events", mimeJSON, "the events from sequence number since on (at most 500), and the number to ask for next", (*Server).readEvents},
 	{"transcript", "transcript", mimeText, "the table talk: what the players said", (*Server).readTranscript},
-	{"export", "export", mimeJSON, "the whole game as gopoly export writes it (setup and log, players' thoughts included), for gopoly import", (*Server).readExport},
+	{"export", "export", mimeJSON, "the whole game as gopoly export writes it (setup and log, players' thoughts included), for gopoly import; for the connection that created the game or with a seat token", (*Server).readExport},
 }
 
 // addResourceRoutes adds the shared and per-game resources and templates.
@@ -647,10 +650,26 @@ func (s *Server) readTranscript(_ context.Context, _ *readCtx, g *session.Sessio
 	return &content{mimeText, b.String()}, nil
 }
 
-func (s *Server) readExport(_ context.Context, _ *readCtx, g *session.Session) (*content, error) {
+func (s *Server) readExport(_ context.Context, rc *readCtx, g *session.Session) (*content, error) {
+	// The export holds every player's thoughts and sealed limits: it is
+	// for the game's creator, or a holder of one of its tokens.
+	if !s.seats.created(rc.ss, g.ID()) && !holdsToken(g, rc.token) {
+		return nil, fmt.Errorf("%s: the export holds every player's thoughts: it is read by the connection that created the game, or with one of its seat tokens (read_resource's token)", rc.uri)
+	}
 	data, err := g.Export()
 	if err != nil {
 		return nil, err
 	}
 	return &content{mimeJSON, string(data)}, nil
+}
+
+// holdsToken reports whether tok is one of g's seat tokens or its
+// research token.
+func holdsToken(g *session.Session, tok string) bool {
+	if tok == "" {
+		return false
+	}
+	t := g.Tokens()
+	same := func(a string) bool { return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(tok)) == 1 }
+	return same(t.Research) || slices.ContainsFunc(t.Seats, same)
 }

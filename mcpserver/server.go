@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 )
 
@@ -27,6 +28,8 @@ type Options struct {
 	Store string
 	// Logger receives the SDK's log of the protocol (nil: none).
 	Logger *slog.Logger
+	// Lab runs the experiments of start_experiment (nil: none).
+	Lab *lab.Manager
 }
 
 // Server is gopoly's MCP server: the tools, resources and prompts over
@@ -278,6 +281,15 @@ func (m *seatMemory) token(ss *mcp.ServerSession, game string, seat int) string 
 		return t[seat]
 	}
 	return ""
+}
+
+// created reports whether ss created game: it remembers the game's
+// tokens.
+func (m *seatMemory) created(ss *mcp.ServerSession, game string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.by[ss][game]
+	return ok
 }
 
 // forget drops game from every connection (it was deleted).

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
 	"github.com/gopoly/gopoly/session"
@@ -23,6 +25,7 @@ type table struct {
 	st  session.Store
 	m   *session.Manager
 	srv *mcpserver.Server
+	lab *lab.Manager
 }
 
 // newTable starts a server on a new store (or on dir's, when given).
@@ -37,16 +40,21 @@ func newTable(t testing.TB, dir string) *table {
 		t.Fatal(err)
 	}
 	m := session.NewManager(st, session.Options{})
-	srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: "test", Store: "data directory " + dir})
+	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &table{dir: dir, st: st, m: m, srv: srv}
+	srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: "test", Store: "data directory " + dir, Lab: lm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &table{dir: dir, st: st, m: m, srv: srv, lab: lm}
 	t.Cleanup(tb.close)
 	return tb
 }
 
 func (tb *table) close() {
+	tb.lab.Close()
 	tb.srv.Close()
 	tb.st.Close()
 }
@@ -210,7 +218,8 @@ func TestTools(t *testing.T) {
 	tb := newTable(t, "")
 	cs := tb.connect(t, nil)
 	want := []string{"list_tokens", "read_resource", "create_game", "replay_game", "advance_game", "submit_decision",
-		"delete_game", "validate_config", "save_config", "delete_config", "fork_game", "get_decision"}
+		"delete_game", "validate_config", "save_config", "delete_config", "fork_game", "get_decision",
+		"start_experiment", "cancel_experiment", "run_tournament", "win_probabilities"}
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -386,6 +386,15 @@ func TestPrompts(t *testing.T) {
 	if text := res.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(text, "no auctions") || !strings.Contains(text, "validate_config") {
 		t.Errorf("create-custom-config: %s", text)
 	}
+	if res, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "start-monte-carlo-experiment", Arguments: map[string]string{"question": "speed die or not", "games": "300"}}); err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(text, "speed die or not") || !strings.Contains(text, "count: 300") || !strings.Contains(text, "start_experiment") {
+		t.Errorf("start-monte-carlo-experiment: %s", text)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "start-monte-carlo-experiment", Arguments: map[string]string{"question": "x", "games": "lots"}}); err == nil {
+		t.Error("start-monte-carlo-experiment with games lots: no error")
+	}
 	for _, bad := range []map[string]string{{}, {"token": "Cat", "strategy": "genius"}, {"token": "Cat", "colour": "red"}} {
 		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "play-game", Arguments: bad}); err == nil {
 			t.Errorf("play-game %v: no error", bad)

@@ -63,7 +63,12 @@ them, and a restarted server goes on with them.`,
 				return err
 			}
 			defer done()
-			srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: mcpVersion(), Store: sf.describe()})
+			lm, err := sf.openLab(cmd)
+			if err != nil {
+				return err
+			}
+			defer lm.Close() // cancels the runs; start_experiment(resume) goes on with them
+			srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: mcpVersion(), Store: sf.describe(), Lab: lm})
 			if err != nil {
 				return fmt.Errorf("mcp: %w", err)
 			}

@@ -1,0 +1,152 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gopoly/gopoly/mcpserver/mcptest"
+)
+
+// An experiment started over MCP runs in the background, notifies its
+// status resource as it goes, can be cancelled keeping its games and
+// resumed to the end, and its summary and results are resources.
+func TestExperiments(t *testing.T) {
+	tb := newTable(t, "")
+	updated := make(chan string, 1000)
+	cs := tb.connect(t, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+		select {
+		case updated <- r.Params.URI:
+		default:
+		}
+	}})
+	ctx := context.Background()
+	if msg := callErr(t, cs, "start_experiment", map[string]any{"spec": "name: x\nvariants: []\n"}); !strings.Contains(msg, "spec.yaml") {
+		t.Fatalf("a bad spec: %s", msg)
+	}
+	var st struct {
+		ID    string   `json:"id"`
+		State string   `json:"state"`
+		Done  int      `json:"done"`
+		Total int      `json:"total"`
+		URIs  []string `json:"uris"`
+	}
+	spec := "name: mcp-lab\nseeds: {start: 1, count: 3000, step: 1}\nvariants:\n  - {name: a, seats: [baseline, random]}\n"
+	if err := mcptest.Call(ctx, cs, "start_experiment", map[string]any{"spec": spec}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "running" || st.Total != 3000 || len(st.URIs) != 3 {
+		t.Fatalf("started as %+v", st)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: st.URIs[0]}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-updated:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no update of the experiment's status")
+	}
+	if err := mcptest.Call(ctx, cs, "cancel_experiment", map[string]any{"experiment_id": st.ID}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "cancelled" || st.Done >= st.Total {
+		t.Fatalf("cancelled as %+v", st)
+	}
+	results := readText(t, cs, "game://experiments/"+st.ID+"/results")
+	if n := strings.Count(results, "\n"); n != st.Done {
+		t.Fatalf("%d result lines for %d games", n, st.Done)
+	}
+	if err := mcptest.Call(ctx, cs, "start_experiment", map[string]any{"resume": st.ID}, &st); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for st.State == "running" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		json.Unmarshal([]byte(readText(t, cs, st.URIs[0])), &st)
+	}
+	if st.State != "complete" || st.Done != 3000 {
+		t.Fatalf("resumed run: %+v", st)
+	}
+	if sum := readText(t, cs, "game://experiments/"+st.ID+"/summary"); !strings.Contains(sum, `"win_rate"`) {
+		t.Fatalf("summary %s", sum)
+	}
+	if list := readText(t, cs, "game://experiments"); !strings.Contains(list, st.ID) {
+		t.Fatalf("list %s", list)
+	}
+	if msg := callErr(t, cs, "cancel_experiment", map[string]any{"experiment_id": "../etc"}); !strings.Contains(msg, "no experiment run") {
+		t.Fatalf("a bad id: %s", msg)
+	}
+}
+
+// run_tournament plays its games and ranks the entrants; win_probabilities
+// estimates a game's odds, which add up to one.
+func TestTournamentAndOdds(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	ctx := context.Background()
+	var tr struct {
+		Games   int `json:"games"`
+		Entries []struct {
+			Bot   string  `json:"bot"`
+			Share float64 `json:"win_share"`
+		} `json:"entries"`
+	}
+	if err := mcptest.Call(ctx, cs, "run_tournament", map[string]any{"bots": []string{"baseline", "random"}, "games": 40, "rules": map[string]any{"max_rounds": 200}}, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.Games != 40 || len(tr.Entries) != 2 || tr.Entries[0].Bot != "baseline" || tr.Entries[0].Share < 0.8 {
+		t.Fatalf("tournament %+v", tr)
+	}
+	for _, bad := range []map[string]any{{"bots": []string{"baseline"}, "games": 4}, {"bots": []string{"baseline", "nobody"}, "games": 4},
+		{"bots": []string{"baseline", "random"}, "games": 0}} {
+		if msg := callErr(t, cs, "run_tournament", bad); msg == "" {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	g := create(t, cs, oneHuman(5, "baseline"))
+	var odds struct {
+		Win     []float64 `json:"win"`
+		Ties    float64   `json:"ties"`
+		Samples int       `json:"samples"`
+	}
+	if err := mcptest.Call(ctx, cs, "win_probabilities", map[string]any{"game_id": g.GameID, "samples": 200}, &odds); err != nil {
+		t.Fatal(err)
+	}
+	sum := odds.Ties
+	for _, w := range odds.Win {
+		sum += w
+	}
+	if odds.Samples != 200 || len(odds.Win) != len(g.Players) || math.Abs(sum-1) > 1e-9 {
+		t.Fatalf("odds %+v", odds)
+	}
+	if msg := callErr(t, cs, "win_probabilities", map[string]any{"game_id": "nope"}); !strings.Contains(msg, "no game") {
+		t.Fatalf("an unknown game: %s", msg)
+	}
+}
+
+// A game's export holds every player's thoughts: the connection that
+// created the game reads it, another one only with one of its tokens.
+func TestExportIsTheCreators(t *testing.T) {
+	tb := newTable(t, "")
+	creator, other := tb.connect(t, nil), tb.connect(t, nil)
+	g := create(t, creator, oneHuman(3, "shark"))
+	uri := "game://" + g.GameID + "/export"
+	if text := readText(t, creator, uri); !strings.Contains(text, `"log"`) {
+		t.Fatalf("the creator's export: %.200s", text)
+	}
+	_, err := other.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err == nil || !strings.Contains(err.Error(), "thoughts") {
+		t.Fatalf("another connection read the export: %v", err)
+	}
+	var res struct {
+		Text string `json:"text"`
+	}
+	if err := mcptest.Call(context.Background(), other, "read_resource", map[string]any{"uri": uri, "token": g.Players[0].SeatToken}, &res); err != nil {
+		t.Fatalf("with a seat token: %v", err)
+	}
+}
