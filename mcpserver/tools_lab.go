@@ -228,7 +228,6 @@ func (s *Server) readExperimentResults(_ context.Context, rc *readCtx) (*content
 	return &content{mimeJSONL, string(data)}, nil
 }
 
-
 func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in tournamentIn) (tournamentOut, error) {
 	if len(in.Bots) < 2 {
 		return tournamentOut{}, errors.New("bots: at least two entrants")
