@@ -7,9 +7,11 @@ import (
 	"io"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/gopoly/gopoly/lab"
+	"github.com/gopoly/gopoly/monopoly"
 )
 
 // The lab pages launch experiments from a spec, follow their progress
@@ -19,6 +21,7 @@ import (
 func (s *Server) labRoutes() {
 	s.mux.HandleFunc("GET /lab", s.labPage)
 	s.mux.HandleFunc("POST /lab", s.guard(s.labStart))
+	s.mux.HandleFunc("POST /lab/tournament", s.guard(s.labTournament))
 	s.mux.HandleFunc("GET /lab/{id}", s.labRun)
 	s.mux.HandleFunc("GET /lab/{id}/events", s.labEvents)
 	s.mux.HandleFunc("GET /lab/{id}/plots/{name}", s.labPlot)
@@ -90,6 +93,51 @@ func (s *Server) labStart(w http.ResponseWriter, r *http.Request) {
 	st, err := s.o.Lab.Start(name, spec)
 	if err != nil {
 		s.fail(w, r, http.StatusBadRequest, "bad_spec", err.Error())
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, st)
+		return
+	}
+	http.Redirect(w, r, "/lab/"+st.ID, http.StatusSeeOther)
+}
+
+// labTournament starts a tournament from the lab's form: bots (a
+// comma-separated list, one per seat), games, and optional rules YAML. A
+// tournament is an experiment of one variant whose seats rotate, so that
+// every entrant holds every seat equally often; its page shows each
+// one's win rate with its interval.
+func (s *Server) labTournament(w http.ResponseWriter, r *http.Request) {
+	if s.labOff(w, r) {
+		return
+	}
+	var bots []string
+	for _, b := range strings.Split(r.FormValue("bots"), ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			bots = append(bots, b)
+		}
+	}
+	games, err := strconv.Atoi(strings.TrimSpace(r.FormValue("games")))
+	switch {
+	case len(bots) < 2 || len(bots) > monopoly.MaxPlayers:
+		s.fail(w, r, http.StatusBadRequest, "bad_tournament", fmt.Sprintf("bots: 2 to %d, comma-separated, one per seat", monopoly.MaxPlayers))
+		return
+	case err != nil || games < 1 || games > 1_000_000:
+		s.fail(w, r, http.StatusBadRequest, "bad_tournament", "games: a whole number from 1 to 1000000")
+		return
+	}
+	seats, _ := json.Marshal(bots)
+	spec := fmt.Sprintf("name: tournament\nseeds: {start: 1, count: %d, step: 1}\ndetail: summary\n", games)
+	if rules := strings.TrimSpace(r.FormValue("rules")); rules != "" {
+		spec += "rules:\n"
+		for _, line := range strings.Split(rules, "\n") {
+			spec += "  " + line + "\n"
+		}
+	}
+	spec += fmt.Sprintf("variants:\n  - name: tournament\n    seats: %s\n    rotate: true\n", seats)
+	st, err := s.o.Lab.Start("tournament.yaml", []byte(spec))
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_tournament", err.Error())
 		return
 	}
 	if wantsJSON(r) {

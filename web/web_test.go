@@ -499,6 +499,29 @@ func TestLab(t *testing.T) {
 	if res, _ := ts.do(t, "GET", "/lab/"+st.ID+"/plots/..%2f..%2fetc%2fpasswd", "", nil); res.StatusCode == 200 {
 		t.Error("a path out of the run was served")
 	}
+
+	// A tournament from its form: one rotating variant of the entrants.
+	tourn := func(bots, games string) (*http.Response, []byte) {
+		req, _ := http.NewRequest("POST", ts.http.URL+"/lab/tournament", strings.NewReader(url.Values{"csrf": {ts.csrf}, "bots": {bots}, "games": {games}, "rules": {"max_rounds: 200"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return res, data
+	}
+	for _, bad := range [][2]string{{"baseline", "10"}, {"baseline,nobody", "10"}, {"baseline,random", "x"}} {
+		if res, data := tourn(bad[0], bad[1]); res.StatusCode != 400 {
+			t.Errorf("tournament %v: %d %s", bad, res.StatusCode, data)
+		}
+	}
+	res, data = tourn("baseline, random", "20")
+	if res.StatusCode != 200 || !strings.Contains(string(data), `"total":20`) {
+		t.Fatalf("tournament: %d %s", res.StatusCode, data)
+	}
 }
 
 // A Monopoly Deal game against the bundled agent plays to its end through
