@@ -192,6 +192,15 @@ type Follower interface {
 	Follow(r *monopoly.Rules, events []monopoly.Event)
 }
 
+// Measurer is a player with measures of its own beyond the game's: an
+// LLM seat's calls, fallbacks, tokens and cost in the game it played.
+// Tournaments and experiments record them per seat and game, and sum
+// them up; a player made anew for each game measures that game.
+type Measurer interface {
+	Agent
+	Measures() map[string]float64
+}
+
 // Following reports whether any of agents is a Follower.
 func Following(agents []Agent) bool {
 	for _, a := range agents {

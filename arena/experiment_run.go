@@ -62,6 +62,9 @@ type PlayerRecord struct {
 	// Params are the knobs drawn for this game from {mean, std} overrides,
 	// by name.
 	Params map[string]float64 `json:"params,omitempty"`
+	// Measures are the player's own measures of the game (an LLM seat's
+	// calls, fallbacks, tokens, cost: agent.Measurer).
+	Measures map[string]float64 `json:"measures,omitempty"`
 	*SeatMetrics
 }
 
@@ -411,9 +414,10 @@ type recordJSON struct {
 }
 
 type playerJSON struct {
-	Seat   *int               `json:"seat"`
-	Bot    *string            `json:"bot"`
-	Params map[string]float64 `json:"params"`
+	Seat     *int               `json:"seat"`
+	Bot      *string            `json:"bot"`
+	Params   map[string]float64 `json:"params"`
+	Measures map[string]float64 `json:"measures"`
 	*SeatMetrics
 }
 
@@ -510,7 +514,7 @@ func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord)
 		case e.Detail >= DetailStats && pl.SeatMetrics == nil:
 			return bad(f, "no metrics at detail %s", e.Detail)
 		}
-		rec.Players[p] = PlayerRecord{Seat: *pl.Seat, Bot: *pl.Bot, Params: pl.Params, SeatMetrics: pl.SeatMetrics}
+		rec.Players[p] = PlayerRecord{Seat: *pl.Seat, Bot: *pl.Bot, Params: pl.Params, Measures: pl.Measures, SeatMetrics: pl.SeatMetrics}
 	}
 	return nil
 }
@@ -752,6 +756,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if res.Winner >= 0 {
 		rec.Winner = va.seatAt(j, res.Winner)
 	}
+	ms := t.Measures()
 	var metrics []SeatMetrics
 	if e.Detail >= DetailStats {
 		w.m.Finish(g)
@@ -759,6 +764,9 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	}
 	for p := range n {
 		rec.Players[p] = PlayerRecord{Seat: va.seatAt(j, p), Bot: w.seats[p].Bot, Params: w.seats[p].Params.Drawn(SeatSeed(seed, p))}
+		if ms != nil {
+			rec.Players[p].Measures = ms[p]
+		}
 		if metrics != nil {
 			metrics[p] = w.m.Seat(p)
 			rec.Players[p].SeatMetrics = &metrics[p]

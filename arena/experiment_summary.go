@@ -95,6 +95,11 @@ type SeatSummary struct {
 	Wins    int            `json:"wins"`
 	WinRate float64        `json:"win_rate"`
 	CI95    [2]float64     `json:"ci95"` // Wilson 95% interval of the win rate
+	// Measures are the player's own measures (agent.Measurer: an LLM
+	// seat's calls, fallbacks, tokens, cost), per-game means over the
+	// games that measured them, with cost_per_win (its total cost over
+	// its wins) when it has a cost.
+	Measures map[string]float64 `json:"measures,omitempty"`
 	// Behaviour is absent at detail summary, which records none.
 	*Behaviour
 }
@@ -162,6 +167,8 @@ func (r *running) ci95() [2]float64 {
 // seatAcc sums one seat's games.
 type seatAcc struct {
 	wins        int
+	measures    map[string]float64 // sums of the players' own measures
+	measured    int                // games that measured them
 	cash, worth running
 	sum         [nSums]float64
 	firstBuild  float64
@@ -220,6 +227,16 @@ func (a *variantAcc) add(rec *GameRecord) error {
 		if p.Seat < 0 || p.Seat >= len(a.seats) {
 			return fmt.Errorf("seat %d out of range", p.Seat)
 		}
+		if p.Measures != nil {
+			s := &a.seats[p.Seat]
+			if s.measures == nil {
+				s.measures = map[string]float64{}
+			}
+			for k, v := range p.Measures {
+				s.measures[k] += v
+			}
+			s.measured++
+		}
 		m := p.SeatMetrics
 		if m == nil {
 			if a.metrics {
@@ -260,6 +277,9 @@ func (a *variantAcc) result(v *Variant) VariantSummary {
 		acc := &a.seats[i]
 		lo, hi := stats.Wilson(float64(acc.wins), a.games)
 		ss := SeatSummary{Seat: i, Bot: v.Seats[i].Bot, Params: v.params[i], Wins: acc.wins, WinRate: per(float64(acc.wins)), CI95: [2]float64{lo, hi}}
+		if acc.measured > 0 {
+			ss.Measures = meanMeasures(acc.measures, acc.measured, float64(acc.wins))
+		}
 		if a.metrics {
 			b := &Behaviour{
 				MeanCash: acc.cash.mean, MeanCashCI95: acc.cash.ci95(), MinCash: per(acc.sum[sMinCash]),
@@ -545,4 +565,18 @@ func writeJSONFile(path string, v any) error {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return writeFileAtomic(path, append(data, '\n'))
+}
+
+// meanMeasures are the per-game means of summed measures over n games,
+// with cost_per_win, the total cost over the wins, when there is a cost
+// and a win.
+func meanMeasures(sums map[string]float64, n int, wins float64) map[string]float64 {
+	out := make(map[string]float64, len(sums)+1)
+	for k, sum := range sums {
+		out[k] = sum / float64(n)
+	}
+	if cost, ok := sums["cost"]; ok && wins > 0 {
+		out["cost_per_win"] = cost / wins
+	}
+	return out
 }

@@ -129,6 +129,22 @@ func (t *Table) play(m Match) (GameResult, error) {
 	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}, nil
 }
 
+// Measures are the own measures of the game last played of the table's
+// players that are agent.Measurers, by seat (nil for the others); nil
+// when none is, as for bots, and nothing is allocated.
+func (t *Table) Measures() []map[string]float64 {
+	var out []map[string]float64
+	for s, a := range t.agents {
+		if m, ok := a.(agent.Measurer); ok {
+			if out == nil {
+				out = make([]map[string]float64, len(t.agents))
+			}
+			out[s] = m.Measures()
+		}
+	}
+	return out
+}
+
 // Close closes the table's players that hold something to close (a
 // child process, a connection: agent.CloseAll), those set aside too. Run
 // closes the tables of its workers; the table may be used again after.

@@ -196,6 +196,9 @@ type TournamentGame struct {
 	Capped   bool     `json:"capped"`
 	Stalled  bool     `json:"stalled,omitempty"` // adjourned after MaxDecisions decisions
 	NetWorth []int    `json:"net_worth"`         // per seat, at the end
+	// Measures are the players' own measures of the game, by seat
+	// (agent.Measurer: an LLM seat's calls, tokens, cost); absent for bots.
+	Measures []map[string]float64 `json:"measures,omitempty"`
 	// Rolls and Decisions are for speed figures, not the record.
 	Rolls     int64 `json:"-"`
 	Decisions int64 `json:"-"`
@@ -254,6 +257,7 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 	}
 	end := tb.Game()
 	g.Winner, g.Rounds, g.Capped, g.Stalled, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Stalled, res.Rolls, res.Decisions
+	g.Measures = tb.Measures()
 	g.NetWorth = make([]int, t.Players)
 	best := -1
 	for s := range g.NetWorth {
@@ -295,6 +299,8 @@ type Tally struct {
 	rating           *RatingSet
 	players          []int // scratch: name per seat
 	rolls, decisions int64
+	measures         []map[string]float64 // per name: sums of its players' own measures
+	measured         []int                // per name: seat-games that measured them
 }
 
 // NewTally returns an empty tally for t's games.
@@ -333,6 +339,18 @@ func (a *Tally) Add(g TournamentGame) error {
 		a.wins[p] += units[s]
 		a.seatWins[s] += units[s]
 		in[p] = true
+		if s < len(g.Measures) && g.Measures[s] != nil {
+			if a.measures == nil {
+				a.measures, a.measured = make([]map[string]float64, len(a.t.names)), make([]int, len(a.t.names))
+			}
+			if a.measures[p] == nil {
+				a.measures[p] = map[string]float64{}
+			}
+			for k, v := range g.Measures[s] {
+				a.measures[p][k] += v
+			}
+			a.measured[p]++
+		}
 	}
 	if err := a.rating.Add(a.players, shares); err != nil {
 		return fmt.Errorf("game %d: %w", g.Game, err)
@@ -360,6 +378,10 @@ type Standing struct {
 	CI95        [2]float64 `json:"ci95"`      // Wilson, on wins out of games
 	Rating      float64    `json:"rating"`    // Elo scale, mean EloMean over the bots
 	RatingCI95  [2]float64 `json:"rating_ci95"`
+	// Measures are its players' own measures (agent.Measurer: an LLM
+	// seat's calls, fallbacks, tokens, cost, consistency), per-seat-game
+	// means, with cost_per_win; absent for bots.
+	Measures map[string]float64 `json:"measures,omitempty"`
 }
 
 // Standings is the result as `gopoly tournament --json` prints it.
@@ -433,6 +455,9 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 			b.Parity = float64(a.seats[p]) / float64(a.games*t.Players)
 		}
 		b.CI95 = wilson(wins, a.games, b.WinShare, 1)
+		if a.measured != nil && a.measured[p] > 0 {
+			b.Measures = meanMeasures(a.measures[p], a.measured[p], wins)
+		}
 		if a.seats[p] > 0 {
 			// Per seat: the share of the games it played in, spread
 			// over the seats it held in them.

@@ -71,6 +71,7 @@ type Seat struct {
 	table    Table
 	mem      memory
 	stats    Stats
+	answered []Answered // the seat's answers in its game, for Measures
 	ctx      context.Context
 }
 
@@ -127,7 +128,26 @@ func (s *Seat) Ask(ctx context.Context, v monopoly.View, d monopoly.Decision) (a
 	rec.Spent = s.stats.Cost
 	ans.Research = mustJSON(rec)
 	s.mem.remember(ans.Thought, s.cfg.Thoughts)
+	s.answered = append(s.answered, Answered{Action: ans.Action.Kind.String(), Speech: ans.Speech, Thought: ans.Thought, Record: ans.Research})
 	return ans, ctx.Err()
+}
+
+// Measures implements agent.Measurer: the seat's calls, fallbacks,
+// tokens, cost and latency in its game, and the consistency of its
+// words and actions (counts of answers, by measure), for tournament and
+// experiment results.
+func (s *Seat) Measures() map[string]float64 {
+	m := Measure(s.answered, 0)
+	c := m.Consistency
+	return map[string]float64{
+		"decisions": float64(m.Decisions), "calls": float64(m.Calls), "invalid_rate": m.InvalidRate,
+		"fallback_rate": m.FallbackRate, "latency_p50_ms": m.LatencyP50, "latency_p95_ms": m.LatencyP95,
+		"tokens_prompt": float64(m.Usage.Prompt), "tokens_completion": float64(m.Usage.Completion),
+		"tokens_cached": float64(m.Usage.Cached), "tokens_reasoning": float64(m.Usage.Reasoning), "cost": m.Cost,
+		"proposals": float64(c.Proposals), "pitch_vs_thought": float64(c.PitchVsThought),
+		"bids": float64(c.Bids), "bid_bluff": float64(c.BidBluff), "choices": float64(c.Choices),
+		"speech_vs_action": float64(c.SpeechVsAction), "thought_vs_action": float64(c.ThoughtVsAction),
+	}
 }
 
 // Replay implements agent.Replayer: the answer given then is taken in

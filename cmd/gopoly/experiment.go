@@ -99,6 +99,15 @@ run with an error (exit 1), keeping the games before it.`,
 			if err != nil {
 				return usageErr(err)
 			}
+			var bots []string
+			for _, v := range e.Variants {
+				for _, seat := range v.Seats {
+					bots = append(bots, seat.Bot)
+				}
+			}
+			if err := ready(cmd, bots); err != nil {
+				return err
+			}
 			if err := checkWorkers(cmd, workers); err != nil {
 				return err
 			}
@@ -396,6 +405,9 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 		fmt.Fprintf(w, "%-4s %-12s %6s %7s  %-16s\n", "seat", "bot", "wins", "rate", "95% CI")
 		for _, ss := range v.Seats {
 			fmt.Fprintf(w, "%-4d %-12s %6d %6.1f%%  [%.1f%%, %.1f%%]\n", ss.Seat, ss.Bot, ss.Wins, 100*ss.WinRate, 100*ss.CI95[0], 100*ss.CI95[1])
+		}
+		for _, ss := range v.Seats {
+			printMeasures(w, fmt.Sprintf("seat %d %s", ss.Seat, ss.Bot), ss.Measures)
 		}
 		if len(v.Seats) == 0 || v.Seats[0].Behaviour == nil {
 			continue

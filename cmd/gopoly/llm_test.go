@@ -102,6 +102,8 @@ func TestPlayLLMMissingKey(t *testing.T) {
 	for _, args := range [][]string{
 		{"play", "--bots", "llm:shark,llm:professor", "--players", "2", "--llm-config", cfg},
 		{"play", "--seats", "human,llm:professor", "--data", t.TempDir(), "--llm-config", cfg},
+		{"tournament", "--bots", "llm:professor,baseline", "--games", "2", "--llm-config", cfg},
+		{"experiment", "run", llmSpec(t), "--out", filepath.Join(t.TempDir(), "run"), "--llm-config", cfg},
 	} {
 		out, errOut, code := cliRun(t, args...)
 		if code != 2 || !strings.Contains(errOut, "set GOPOLY_CLI_GEMINI_KEY") || out != "" {
@@ -138,10 +140,27 @@ func TestTournamentLLMConcurrency(t *testing.T) {
 		}
 		outs = append(outs, out)
 	}
-	if outs[0] != outs[1] {
-		t.Errorf("results differ with the concurrency limit:\n%s\n%s", outs[0], outs[1])
+	// The seats' measures (latency, and the tokens of summaries shared by
+	// whichever seat asked first) are measurements, not results.
+	timing := regexp.MustCompile(`(?s)"measures": \{[^}]*\},?`)
+	if strings.Count(outs[0], `"measures"`) != 3 || !strings.Contains(outs[0], `"cost"`) {
+		t.Errorf("the three LLM seats' measures (cost, calls ...) are not in the standings:\n%s", outs[0])
+	}
+	if a, b := timing.ReplaceAllString(outs[0], ""), timing.ReplaceAllString(outs[1], ""); a != b {
+		t.Errorf("results differ with the concurrency limit:\n%s\n%s", a, b)
 	}
 	if len(srv.Calls()) == 0 {
 		t.Error("no model was called")
 	}
+}
+
+// llmSpec writes an experiment spec that seats the Professor on a model.
+func llmSpec(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	spec := "name: k\nseeds: {start: 1, count: 2, step: 1}\nvariants:\n  - {name: a, seats: [baseline, llm:professor]}\n"
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -302,6 +302,25 @@ func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary
 			i+1, width, b.Name, b.SeatsPlayed, b.Wins, 100*b.WinShare, 100*b.CI95[0], 100*b.CI95[1],
 			100*b.Parity, 100*b.PerSeat, b.Rating, b.RatingCI95[0], b.RatingCI95[1])
 	}
+	for _, b := range bots {
+		printMeasures(w, b.Name, b.Measures)
+	}
 	fmt.Fprintf(w, "\nwin share: of all games, draws shared; parity: the share if all bots were equal; per seat: wins per seat played (parity %.1f%%);\nrating: Elo scale, mean %d, from a multinomial-logit fit of the winners, %d bootstrap resamples.\n",
 		100/float64(s.Players), arena.EloMean, s.Resamples)
+}
+
+// printMeasures prints a player's own measures (an LLM seat's), as
+// tournaments and experiments sum them up: per game, means.
+func printMeasures(w io.Writer, name string, m map[string]float64) {
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(w, "%s: $%.4f a game", name, m["cost"])
+	if c, ok := m["cost_per_win"]; ok {
+		fmt.Fprintf(w, " ($%.4f a win)", c)
+	}
+	fmt.Fprintf(w, ", %.0f calls, fallbacks %.1f%%, invalid answers %.1f%%, latency p50 %.0f ms p95 %.0f ms, tokens %.0f in %.0f out",
+		m["calls"], 100*m["fallback_rate"], 100*m["invalid_rate"], m["latency_p50_ms"], m["latency_p95_ms"], m["tokens_prompt"], m["tokens_completion"])
+	fmt.Fprintf(w, "; words against deeds: pitch vs thought %.2f of %.2f proposals, bluffs %.2f of %.2f bids, speech vs action %.2f and thought vs action %.2f of %.2f choices\n",
+		m["pitch_vs_thought"], m["proposals"], m["bid_bluff"], m["bids"], m["speech_vs_action"], m["thought_vs_action"], m["choices"])
 }
