@@ -14,12 +14,12 @@ func benchRules(b *testing.B) *monopoly.Rules { return monopolytest.Rules(b, "ma
 // BenchmarkGame plays one full 4-player game of baseline bots (default
 // rules, 500-round limit) per iteration, bots included, at one table as a
 // simulation worker does.
-func BenchmarkGame(b *testing.B) { benchGames(b, "baseline") }
+func BenchmarkGame(b *testing.B) { benchGames(b, benchRules(b), "baseline") }
 
 // benchGames plays one 4-player game per iteration of bots in fixed seats
-// at one table.
-func benchGames(b *testing.B, bots ...string) {
-	c := Config{Rules: benchRules(b), Players: 4, Bots: bots, Seed: 7, Games: 1}
+// at one table, under rules r.
+func benchGames(b *testing.B, r *monopoly.Rules, bots ...string) {
+	c := Config{Rules: r, Players: 4, Bots: bots, Seed: 7, Games: 1}
 	var t Table
 	i := 0
 	b.ReportAllocs()
@@ -76,14 +76,5 @@ func BenchmarkGameSpeedDie(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := Config{Rules: r, Players: 4, Bots: []string{"baseline"}, Seed: 7, Games: 1}
-	var t Table
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.RunGame(i, &t); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	benchGames(b, r, "baseline")
 }

@@ -346,7 +346,7 @@ func BenchmarkTournamentGame(b *testing.B) {
 }
 
 func BenchmarkTournamentSimGame(b *testing.B) {
-	benchGames(b, "baseline", "random", "baseline", "random")
+	benchGames(b, benchRules(b), "baseline", "random", "baseline", "random")
 }
 
 // With more entrants than seats, each bot sits out some games: seats and

@@ -90,9 +90,15 @@ func (s *Server) labStart(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "bad_spec", "an experiment spec is needed: YAML as gopoly experiment run reads it")
 		return
 	}
+	s.labRunSpec(w, r, name, spec, "bad_spec")
+}
+
+// labRunSpec starts spec and answers with the run (its page, to a
+// browser); a spec the lab refuses is bad input, answered with code.
+func (s *Server) labRunSpec(w http.ResponseWriter, r *http.Request, name string, spec []byte, code string) {
 	st, err := s.o.Lab.Start(name, spec)
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, "bad_spec", err.Error())
+		s.fail(w, r, http.StatusBadRequest, code, err.Error())
 		return
 	}
 	if wantsJSON(r) {
@@ -135,16 +141,7 @@ func (s *Server) labTournament(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	spec += fmt.Sprintf("variants:\n  - name: tournament\n    seats: %s\n    rotate: true\n", seats)
-	st, err := s.o.Lab.Start("tournament.yaml", []byte(spec))
-	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, "bad_tournament", err.Error())
-		return
-	}
-	if wantsJSON(r) {
-		writeJSON(w, http.StatusOK, st)
-		return
-	}
-	http.Redirect(w, r, "/lab/"+st.ID, http.StatusSeeOther)
+	s.labRunSpec(w, r, "tournament.yaml", []byte(spec), "bad_tournament")
 }
 
 // labError answers with what the lab said.

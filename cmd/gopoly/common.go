@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,4 +230,27 @@ func plural(n int, one string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// serveUntil serves hs on ln until ctx ends (Ctrl-C, SIGTERM), then
+// shuts it down, giving requests under way five seconds; before, it
+// calls stop (nil: none), which ends what would keep a request open (a
+// stream). An error of the server comes back named by the command.
+func serveUntil(ctx context.Context, cmd *cobra.Command, hs *http.Server, ln net.Listener, stop func()) error {
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("%s: %w", cmdName(cmd), err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if stop != nil {
+		stop()
+	}
+	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%s: %w", cmdName(cmd), err)
+	}
+	return nil
 }

@@ -99,17 +99,7 @@ func serveMCPHTTP(ctx context.Context, cmd *cobra.Command, srv *mcpserver.Server
 		auth = " (bearer token from " + mcpserver.TokenEnv + ")"
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "gopoly mcp: serving MCP on http://%s%s%s\n", ln.Addr(), mcpserver.HTTPPath, auth)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("mcp: %w", err)
-	case <-ctx.Done():
-	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	hs.Shutdown(shut)
-	return nil
+	return serveUntil(ctx, cmd, hs, ln, nil)
 }
 
 // mcpVersion is the version the server reports to clients.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -71,20 +69,7 @@ nothing. Ctrl-C stops the server.`,
 				fmt.Fprintf(out, "gopoly: the four personalities are playing at %s%s\n", base, l.Research)
 			}
 			fmt.Fprintf(out, "gopoly: lobby at %s/ (sessions in %s); Ctrl-C stops\n", base, sf.describe())
-			errc := make(chan error, 1)
-			go func() { errc <- hs.Serve(ln) }()
-			select {
-			case err := <-errc:
-				return fmt.Errorf("serve: %w", err)
-			case <-ctx.Done():
-			}
-			shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			srv.Close() // ends the streams, so that Shutdown does not wait on them
-			if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				return fmt.Errorf("serve: %w", err)
-			}
-			return nil
+			return serveUntil(ctx, cmd, hs, ln, srv.Close) // Close ends the streams, which Shutdown would wait for
 		},
 	}
 	sf.register(cmd)
