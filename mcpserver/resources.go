@@ -2,11 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -653,7 +651,7 @@ func (s *Server) readTranscript(_ context.Context, _ *readCtx, g *session.Sessio
 func (s *Server) readExport(_ context.Context, rc *readCtx, g *session.Session) (*content, error) {
 	// The export holds every player's thoughts and sealed limits: it is
 	// for the game's creator, or a holder of one of its tokens.
-	if !s.seats.created(rc.ss, g.ID()) && !holdsToken(g, rc.token) {
+	if !s.seats.created(rc.ss, g.ID()) && !g.Holds(rc.token) {
 		return nil, fmt.Errorf("%s: the export holds every player's thoughts: it is read by the connection that created the game, or with one of its seat tokens (read_resource's token)", rc.uri)
 	}
 	data, err := g.Export()
@@ -661,15 +659,4 @@ func (s *Server) readExport(_ context.Context, rc *readCtx, g *session.Session) 
 		return nil, err
 	}
 	return &content{mimeJSON, string(data)}, nil
-}
-
-// holdsToken reports whether tok is one of g's seat tokens or its
-// research token.
-func holdsToken(g *session.Session, tok string) bool {
-	if tok == "" {
-		return false
-	}
-	t := g.Tokens()
-	same := func(a string) bool { return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(tok)) == 1 }
-	return same(t.Research) || slices.ContainsFunc(t.Seats, same)
 }

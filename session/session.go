@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -131,14 +132,46 @@ func (s *Session) viewer(token string) (Viewer, error) {
 		return Spectator, nil
 	}
 	for i, t := range s.tokens.Seats {
-		if t != "" && subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
+		if sameToken(t, token) {
 			return Viewer{Seat: i}, nil
 		}
 	}
-	if s.m.opt.Research && subtle.ConstantTimeCompare([]byte(s.tokens.Research), []byte(token)) == 1 {
+	if s.m.opt.Research && s.isResearch(token) {
 		return Viewer{Seat: -1, Research: true}, nil
 	}
 	return Viewer{}, &Refused{wire.Refusal{Code: CodeBadToken, Message: "no seat of session " + s.id + " holds that token"}}
+}
+
+// Holds reports whether token is one of the session's: a seat's or the
+// research view's (compared in constant time). Hosts ask it before
+// letting a caller steer a game it does not play, such as pacing it.
+func (s *Session) Holds(token string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.isResearch(token) || slices.ContainsFunc(s.tokens.Seats, func(t string) bool { return sameToken(t, token) })
+}
+
+// IsResearch reports whether token is the session's research token: the
+// creator's, which alone may delete the game.
+func (s *Session) IsResearch(token string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.isResearch(token)
+}
+
+// SeesResearch reports whether the holder of token sees the research
+// view (every thought and sealed limit): the research token's, or anyone's
+// when the creator opened the view to spectators (Setup.Research).
+func (s *Session) SeesResearch(token string) bool {
+	return s.setup.Research || s.IsResearch(token)
+}
+
+func (s *Session) isResearch(token string) bool { return sameToken(s.tokens.Research, token) }
+
+// sameToken compares a secret with what a caller gave, in constant time;
+// no secret matches an empty token.
+func sameToken(secret, token string) bool {
+	return secret != "" && subtle.ConstantTimeCompare([]byte(secret), []byte(token)) == 1
 }
 
 // wireViewer is v as the wire package names viewers: a seat, a

@@ -142,6 +142,7 @@ func TestBrowserGame(t *testing.T) {
 	screenshot(t, ctx, "created")
 	seatLink := eval[string](t, ctx, `document.querySelector("a.seat-link").href`)
 	watch := eval[string](t, ctx, `document.getElementById("watch-link").href`)
+	research := eval[string](t, ctx, `document.getElementById("research-link").href`)
 	if err := chromedp.Do(ctx, chromedp.Click("a.seat-link"), chromedp.WaitVisible("#board svg")); err != nil {
 		t.Fatal(err)
 	}
@@ -206,8 +207,14 @@ func TestBrowserGame(t *testing.T) {
 	waitFor(t, spec, "the chances to win", `/playouts/.test(document.getElementById("odds-note").textContent)`)
 	screenshot(t, spec, "spectator")
 
-	// Scrub back and fork.
+	// A spectator has no fork (it would show the seats' past); the
+	// creator's research view scrubs back and forks.
+	if eval[bool](t, spec, `document.getElementById("fork") !== null`) {
+		t.Fatal("a spectator of a game whose research view is closed is offered a fork")
+	}
 	err = chromedp.Do(spec,
+		chromedp.Navigate(research),
+		chromedp.WaitVisible("#board svg"),
 		chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("scrub"); s.value = 40; s.dispatchEvent(new Event("input")); })()`),
 		chromedp.Click("#fork"),
 		chromedp.WaitVisible("#fork-link"),

@@ -132,8 +132,19 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 }
 
 // fork opens a new game from a game's position after log entry at, with
-// seats that may be changed, and answers with its links.
+// seats that may be changed, and answers with its links. The new game's
+// links see its past, every seat's thoughts and sealed limits included,
+// so forking takes the research view: the game's research link, or a
+// game whose creator opened the view to spectators.
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
+	src, ok := s.open(w, r)
+	if !ok {
+		return
+	}
+	if !src.SeesResearch(token(r)) {
+		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "a fork shows every seat's past: it takes the game's research link, or a game whose research view is open to spectators")
+		return
+	}
 	req := struct {
 		At    int    `json:"at"`
 		Seats string `json:"seats"` // as gopoly play --seats; "" keeps them
@@ -199,7 +210,7 @@ func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if t := sess.Tokens().Research; token(r) != t {
+	if !sess.IsResearch(token(r)) {
 		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "only the game's creator (its research link) may delete it")
 		return
 	}

@@ -2,11 +2,9 @@ package web
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/gopoly/gopoly/session"
@@ -157,7 +155,7 @@ func (s *Server) pace(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !holdsToken(sess, token(r)) {
+	if !sess.Holds(token(r)) {
 		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "pacing a game takes one of its links with a token")
 		return
 	}
@@ -198,15 +196,4 @@ func (s *Server) pace(w http.ResponseWriter, r *http.Request) {
 	default:
 	}
 	writeJSON(w, http.StatusOK, s.paceOf(sess.ID()))
-}
-
-// holdsToken reports whether tok is one of sess's seat tokens or its
-// research token.
-func holdsToken(sess *session.Session, tok string) bool {
-	if tok == "" {
-		return false
-	}
-	t := sess.Tokens()
-	same := func(a string) bool { return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(tok)) == 1 }
-	return same(t.Research) || slices.ContainsFunc(t.Seats, same)
 }

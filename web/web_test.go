@@ -391,7 +391,13 @@ func TestForkTakesASeat(t *testing.T) {
 	json.Unmarshal(data, &l)
 	ts.do(t, "POST", "/games/"+l.ID+"/pace", tokenOf(l.Research), map[string]any{"speed": 5})
 	sseEvents(t, ts.http.URL+"/games/"+l.ID+"/events", "", 20)
-	res, data := ts.do(t, "POST", "/games/"+l.ID+"/fork", "", map[string]any{"at": 3, "take": 1})
+	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", "", map[string]any{"at": 3, "take": 1}); res.StatusCode != 403 {
+		t.Fatalf("a spectator forked a game whose research view is closed: %d", res.StatusCode)
+	}
+	if n := ts.games(t); n != 1 {
+		t.Fatalf("a refused fork left %d games", n)
+	}
+	res, data := ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), map[string]any{"at": 3, "take": 1})
 	if res.StatusCode != 200 {
 		t.Fatalf("fork: %d %s", res.StatusCode, data)
 	}
@@ -407,7 +413,7 @@ func TestForkTakesASeat(t *testing.T) {
 	if sess.Setup().Seats[1].Kind != session.SeatHuman || sess.Status().Entries < 3 {
 		t.Fatalf("forked game: %+v, %+v", sess.Setup().Seats, sess.Status())
 	}
-	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", "", map[string]any{"at": 1 << 20}); res.StatusCode != 422 {
+	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), map[string]any{"at": 1 << 20}); res.StatusCode != 422 {
 		t.Fatalf("a fork past the end: %d", res.StatusCode)
 	}
 }

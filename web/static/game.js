@@ -83,8 +83,9 @@ function drawPlayers() {
       const g = s.group || s.kind;
       (groups[g] = groups[g] || []).push(s.name + (s.hotel ? " (hotel)" : s.houses ? ` (${s.houses}h)` : "") + (s.mortgaged ? " [M]" : ""));
     }
+    // Taking a seat forks the game, which shows its past: the research view's.
     const take =
-      seat < 0 && !state.view.over && !p.bankrupt
+      research && !state.view.over && !p.bankrupt
         ? el("button", { type: "button", class: "small", on: { click: () => forkAt(undefined, p.seat) } }, "take this seat")
         : null;
     box.append(
@@ -342,7 +343,7 @@ function forkAt(entry, take) {
     })
     .catch(showRefusal);
 }
-$("#fork").addEventListener("click", () => forkAt());
+$("#fork")?.addEventListener("click", () => forkAt());
 
 // ---- chances to win ------------------------------------------------------
 
