@@ -296,9 +296,9 @@ func (s *Server) sessions(ctx context.Context, keep func(session.Status) bool) (
 		if !keep(st) {
 			continue
 		}
-		var setup session.Setup
-		if err := json.Unmarshal(r.Setup, &setup); err != nil {
-			return nil, fmt.Errorf("game %s: setup: %w", r.ID, err)
+		setup, err := r.DecodeSetup()
+		if err != nil {
+			return nil, err
 		}
 		status := statusReady
 		switch {

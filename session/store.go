@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -67,6 +68,15 @@ type Record struct {
 	Parent  string          // the session it was forked from, if any
 	Created time.Time
 	Status  Status
+}
+
+// DecodeSetup reads the record's setup.
+func (r Record) DecodeSetup() (Setup, error) {
+	var setup Setup
+	if err := json.Unmarshal(r.Setup, &setup); err != nil {
+		return Setup{}, fmt.Errorf("session %s: setup: %w", r.ID, err)
+	}
+	return setup, nil
 }
 
 // Status is the part of a session record that changes as it is played,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -32,11 +31,14 @@ var presets = []struct{ Name, Label, YAML string }{
 	{"quick", "Quick: 20 rounds, then net worth", "max_rounds: 20\n"},
 }
 
-// gameRow is a game as the lobby lists it.
+// gameRow is a game as the lobby lists it: public facts only, never its
+// tokens.
 type gameRow struct {
-	session.Record
-	Seats []session.Seat
-	Paced bool
+	ID     string         `json:"id"`
+	Parent string         `json:"parent,omitempty"`
+	Seats  []session.Seat `json:"seats"`
+	Status session.Status `json:"status"`
+	Paced  bool           `json:"paced"`
 }
 
 // lobby lists the games and offers a new one.
@@ -48,11 +50,11 @@ func (s *Server) lobby(w http.ResponseWriter, r *http.Request) {
 	}
 	rows := make([]gameRow, 0, len(recs))
 	for _, rec := range recs {
-		var setup session.Setup
-		if json.Unmarshal(rec.Setup, &setup) != nil {
-			continue
+		setup, err := rec.DecodeSetup()
+		if err != nil {
+			continue // a damaged record is gopoly sessions' to report
 		}
-		rows = append(rows, gameRow{Record: rec, Seats: setup.Seats, Paced: s.paceOf(rec.ID).Paced})
+		rows = append(rows, gameRow{ID: rec.ID, Parent: rec.Parent, Seats: setup.Seats, Status: rec.Status, Paced: s.paceOf(rec.ID).Paced})
 	}
 	if wantsJSON(r) {
 		writeJSON(w, http.StatusOK, rows)

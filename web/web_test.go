@@ -197,6 +197,16 @@ func TestTokensGuardSeats(t *testing.T) {
 	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/answer", a, cont); res.StatusCode != 200 {
 		t.Fatal("the right seat's answer was refused")
 	}
+	// The lobby's list is public: it names no token.
+	_, list := ts.do(t, "GET", "/", "", nil)
+	for _, secret := range []string{a, b, tokenOf(l.Research)} {
+		if strings.Contains(string(list), secret) {
+			t.Fatalf("the lobby's JSON holds a token: %s", list)
+		}
+	}
+	if !strings.Contains(string(list), l.ID) {
+		t.Fatalf("the lobby's JSON lacks the game: %s", list)
+	}
 }
 
 func mustStatus(t *testing.T, ts *testServer, id string) session.Status {

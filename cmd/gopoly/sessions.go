@@ -61,9 +61,9 @@ delete removes sessions.`,
 			}
 			infos := make([]sessionInfo, len(recs))
 			for i, r := range recs {
-				var setup session.Setup
-				if err := json.Unmarshal(r.Setup, &setup); err != nil {
-					return fmt.Errorf("sessions: session %s: setup: %w", r.ID, err)
+				setup, err := r.DecodeSetup()
+				if err != nil {
+					return fmt.Errorf("sessions: %w", err)
 				}
 				st := r.Status
 				infos[i] = sessionInfo{ID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: setup.Seats,
