@@ -3,7 +3,6 @@ package web
 import (
 	crand "crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -128,7 +127,7 @@ func (s *Server) dealCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seed := randomSeed()
-	dg := &dealGame{id: newID(), token: newID() + newID(), policy: r.FormValue("policy"), g: deal.New(rules, seed, starter),
+	dg := &dealGame{id: crand.Text()[:12], token: crand.Text(), policy: r.FormValue("policy"), g: deal.New(rules, seed, starter),
 		agent: agent, rng: rand.NewPCG(seed, 0x5eed), rec: deal.Record{Config: rules.Config(), Seed: seed, Starter: starter}}
 	dg.mu.Lock()
 	err = s.dealAgentPlays(dg)
@@ -329,11 +328,4 @@ func (s *Server) dealMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, dg.view())
-}
-
-// newID returns a fresh random id.
-func newID() string {
-	var b [8]byte
-	crand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
@@ -215,6 +214,9 @@ func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.stopPacer(sess.ID())
+	s.mu.Lock()
+	delete(s.oddsOf, sess.ID())
+	s.mu.Unlock()
 	if err := s.o.Sessions.Delete(r.Context(), sess.ID()); err != nil {
 		s.sessionError(w, r, err)
 		return
@@ -226,10 +228,9 @@ func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// oddsCache keeps the last estimate of each game: every spectator of a
-// turn asks for the same one.
-var oddsCache sync.Map // id -> oddsEntry
-
+// oddsEntry is a game's last estimate, which every spectator of a turn
+// asks for: the server keeps one a game (Server.odds), dropped with the
+// game.
 type oddsEntry struct {
 	entries int
 	odds    arena.Odds
@@ -244,8 +245,11 @@ func (s *Server) odds(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := sess.Status()
-	if e, ok := oddsCache.Load(sess.ID()); ok && e.(oddsEntry).entries == st.Entries {
-		writeJSON(w, http.StatusOK, e.(oddsEntry).odds)
+	s.mu.Lock()
+	e, ok := s.oddsOf[sess.ID()]
+	s.mu.Unlock()
+	if ok && e.entries == st.Entries {
+		writeJSON(w, http.StatusOK, e.odds)
 		return
 	}
 	g, err := sess.GameAt(st.Entries)
@@ -258,7 +262,9 @@ func (s *Server) odds(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "odds", err.Error())
 		return
 	}
-	oddsCache.Store(sess.ID(), oddsEntry{st.Entries, o})
+	s.mu.Lock()
+	s.oddsOf[sess.ID()] = oddsEntry{st.Entries, o}
+	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, o)
 }
 

@@ -56,6 +56,7 @@ type Server struct {
 	pacers map[string]*pacer
 	deals  map[string]*dealGame
 	feeds  map[feedKey]*feed
+	oddsOf map[string]oddsEntry // by game: the last chances to win
 	wg     sync.WaitGroup
 }
 
@@ -65,7 +66,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}, feeds: map[feedKey]*feed{}}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}, feeds: map[feedKey]*feed{}, oddsOf: map[string]oddsEntry{}}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])
