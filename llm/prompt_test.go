@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/llm"
@@ -109,5 +111,25 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if err := llm.DefaultConfig().Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A file's keys replace the defaults' and leave the rest: a personality
+// given replaces that one whole, the others stay, and so do the keys the
+// file does not give.
+func TestConfigOverlay(t *testing.T) {
+	def := llm.DefaultConfig()
+	c, err := llm.ParseConfig("mine.yaml", []byte("timeout: 7s\npersonalities:\n  shark: {provider: ollama, model: llama3.1:8b, max_tokens: 300}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Timeout != llm.Duration(7*time.Second) || c.Retries != def.Retries || c.Spacing != def.Spacing {
+		t.Errorf("timeout %v retries %d spacing %v; want 7s and the defaults %d, %v", c.Timeout, c.Retries, c.Spacing, def.Retries, def.Spacing)
+	}
+	if s := c.Personalities["shark"]; s.Provider != "ollama" || s.Model != "llama3.1:8b" || s.Temperature != nil || s.MaxTokens != 300 {
+		t.Errorf("shark %+v: want the file's, whole", s)
+	}
+	if !reflect.DeepEqual(c.Personalities["professor"], def.Personalities["professor"]) || len(c.Providers) != len(def.Providers) || len(c.Prices) != len(def.Prices) {
+		t.Errorf("the defaults the file does not give were lost: %+v", c.Personalities)
 	}
 }
