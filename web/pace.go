@@ -138,9 +138,11 @@ func (s *Server) advanceEvent(p *pacer) (over bool, err error) {
 		if err != nil {
 			return false, err
 		}
+		// A beat ends with a new event (the first beat with one answer),
+		// the game's end, a person to wait for, or nothing to play.
 		seen := p.events
 		p.events = prog.Events
-		if prog.Over || prog.Waiting >= 0 || prog.Played == 0 || seen >= 0 && prog.Events > seen || seen < 0 {
+		if prog.Events > seen || prog.Over || prog.Waiting >= 0 || prog.Played == 0 {
 			return prog.Over, nil
 		}
 	}
