@@ -145,19 +145,17 @@ func (s *Session) viewer(token string) (Viewer, error) {
 // Holds reports whether token is one of the session's: a seat's or the
 // research view's (compared in constant time). Hosts ask it before
 // letting a caller steer a game it does not play, such as pacing it.
+//
+// The tokens are set when the session is made and never change, so the
+// token checks take no lock: a game whose seat is thinking (Advance holds
+// the lock) still answers them.
 func (s *Session) Holds(token string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return s.isResearch(token) || slices.ContainsFunc(s.tokens.Seats, func(t string) bool { return sameToken(t, token) })
 }
 
 // IsResearch reports whether token is the session's research token: the
 // creator's, which alone may delete the game.
-func (s *Session) IsResearch(token string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.isResearch(token)
-}
+func (s *Session) IsResearch(token string) bool { return s.isResearch(token) }
 
 // SeesResearch reports whether the holder of token sees the research
 // view (every thought and sealed limit): the research token's, or anyone's
