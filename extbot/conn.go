@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -17,6 +18,8 @@ type link interface {
 	// SetWriteDeadline bounds writes, so that a program that reads
 	// nothing cannot block the game once the pipe or socket is full.
 	SetWriteDeadline(t time.Time) error
+	// SetReadDeadline bounds the wait for an answer.
+	SetReadDeadline(t time.Time) error
 	// Close ends the link: the program sees the end of its input and,
 	// a child process, is killed if it does not exit soon after.
 	Close() error
@@ -28,58 +31,18 @@ type link interface {
 // ends the link rather than the memory.
 const maxLine = 4 << 20
 
-// conn speaks JSON lines over a link. A goroutine reads the lines, so
-// that waiting for one can end at a deadline.
+// conn speaks JSON lines over a link. It reads in the caller's
+// goroutine, up to a deadline: no reader goroutine, no hand-off, which
+// would cost a decision more than the rest of the protocol.
 type conn struct {
-	l     link
-	lines chan []byte   // lines read, without their newline
-	done  chan struct{} // closed when reading ends
-	err   error         // why reading ended; read after done
-	timer *time.Timer
+	l    link
+	r    *bufio.Reader
+	line []byte // a line begun (kept across a timeout); its array is reused
+	err  error  // why reading ended, for good
 }
 
 func newConn(l link) *conn {
-	c := &conn{l: l, lines: make(chan []byte, 64), done: make(chan struct{})}
-	go c.read()
-	return c
-}
-
-func (c *conn) read() {
-	defer close(c.done)
-	r := bufio.NewReaderSize(c.l, 64<<10)
-	for {
-		line, err := readLine(r)
-		if err != nil {
-			c.err = err
-			return
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		c.lines <- line
-	}
-}
-
-// readLine reads one line of at most maxLine bytes, in a new slice.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > maxLine {
-			return nil, fmt.Errorf("a line longer than %d bytes", maxLine)
-		}
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err == io.EOF && len(line) > 0:
-			return line, nil
-		default:
-			return nil, err
-		}
-	}
+	return &conn{l: l, r: bufio.NewReaderSize(l, 64<<10)}
 }
 
 // errTimeout is a deadline passed while waiting for a line.
@@ -96,50 +59,57 @@ func (c *conn) send(msg []byte, deadline time.Time) error {
 	return err
 }
 
-// receive waits for the next line until deadline. It fails with
-// errTimeout, or with why reading ended (the program exited, the
-// connection closed, a line too long).
+// receive waits for the next line that is not blank until deadline; the
+// line is valid until the next call. It fails with errTimeout (a line
+// begun stays for the next call), or with why reading ended (the
+// program exited, the connection closed, a line too long).
 func (c *conn) receive(deadline time.Time) ([]byte, error) {
-	select {
-	case line := <-c.lines:
-		return line, nil
-	default:
-	}
-	d := time.Until(deadline)
-	if d <= 0 {
-		return nil, errTimeout
-	}
-	if c.timer == nil {
-		c.timer = time.NewTimer(d)
-	} else {
-		c.timer.Reset(d)
-	}
-	defer c.timer.Stop()
-	select {
-	case line := <-c.lines:
-		return line, nil
-	case <-c.done:
-		// Lines read before the end still count.
-		select {
-		case line := <-c.lines:
-			return line, nil
-		default:
-		}
-		if c.err == io.EOF {
-			return nil, errors.New("the program ended its output (exited or closed the connection)")
-		}
+	if c.err != nil {
 		return nil, c.err
-	case <-c.timer.C:
-		return nil, errTimeout
+	}
+	if err := c.l.SetReadDeadline(deadline); err != nil {
+		return nil, err
+	}
+	for {
+		line, err := c.readLine()
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, errTimeout
+		case err == io.EOF:
+			c.err = errors.New("the program ended its output (exited or closed the connection)")
+			return nil, c.err
+		case err != nil:
+			c.err = err
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, nil
+		}
 	}
 }
 
-// alive reports whether the program can still be read from.
-func (c *conn) alive() bool {
-	select {
-	case <-c.done:
-		return len(c.lines) > 0
-	default:
-		return true
+// readLine reads one line of at most maxLine bytes, without its newline.
+func (c *conn) readLine() ([]byte, error) {
+	for {
+		chunk, err := c.r.ReadSlice('\n')
+		if len(c.line)+len(chunk) > maxLine {
+			return nil, fmt.Errorf("a line longer than %d bytes", maxLine)
+		}
+		if err == nil && len(c.line) == 0 {
+			return chunk[:len(chunk)-1], nil // the usual case: no copy
+		}
+		c.line = append(c.line, chunk...)
+		line := c.line
+		switch {
+		case err == nil:
+			c.line = c.line[:0]
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF && len(line) > 0:
+			c.line = c.line[:0]
+			return line, nil
+		}
+		return nil, err // a timeout keeps the line begun
 	}
 }

@@ -361,7 +361,7 @@ func TestTCPAndSchema(t *testing.T) {
 		}
 	}
 	// The schema refuses what is not a message.
-	for _, bad := range []string{`{"type":"answer","id":0,"action":{"kind":"buy"}}`, `{"type":"ready","protocol":2}`, `{"type":"hello"}`, `{"type":"answer","id":1}`} {
+	for _, bad := range []string{`{"type":"answer","id":0,"action":{"kind":"buy"}}`, `{"type":"ready","protocol":1}`, `{"type":"hello"}`, `{"type":"answer","id":1}`} {
 		if jsonschema.Validate(schema, dec([]byte(bad))) == nil {
 			t.Errorf("the schema admits %s", bad)
 		}

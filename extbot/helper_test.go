@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gopoly/gopoly/extbot"
 )
 
 // The test binary is also the programs the tests seat: run with
@@ -70,7 +72,7 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 		}
 		switch m.Type {
 		case "start":
-			p := 1
+			p := extbot.Version
 			if mode == "badproto" {
 				p = 99
 			}

@@ -3,6 +3,7 @@ package extbot
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -12,26 +13,29 @@ import (
 // before it is killed.
 const closeGrace = 2 * time.Second
 
+// pipes are our ends of a child's stdin and stdout.
+type pipes interface {
+	io.Reader
+	io.Writer
+	SetReadDeadline(t time.Time) error
+	SetWriteDeadline(t time.Time) error
+	CloseWrite() error // the child sees the end of its input
+	CloseRead() error
+}
+
 // process is a child process as a link: its stdin and stdout are the
 // protocol, its stderr goes line by line to logf.
 type process struct {
+	pipes
 	cmd    *exec.Cmd
-	stdin  *os.File // our end: writes, with deadlines
-	stdout *os.File // our end: reads
 	exited chan struct{}
 }
 
 // startProcess starts argv with extra environment variables, sending
 // each line of its stderr to logf.
 func startProcess(argv, env []string, logf func(line string)) (*process, error) {
-	inR, inW, err := os.Pipe()
+	ours, inR, outW, err := newPipes()
 	if err != nil {
-		return nil, fmt.Errorf("extbot: %w", err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
 		return nil, fmt.Errorf("extbot: %w", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -45,11 +49,11 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 	inR.Close()
 	outW.Close()
 	if err != nil {
-		inW.Close()
-		outR.Close()
+		ours.CloseWrite()
+		ours.CloseRead()
 		return nil, fmt.Errorf("extbot: starting %q: %w", argv[0], err)
 	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, exited: make(chan struct{})}
+	p := &process{pipes: ours, cmd: cmd, exited: make(chan struct{})}
 	stderrDone := make(chan struct{})
 	go func() {
 		defer close(stderrDone)
@@ -68,29 +72,25 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 	return p, nil
 }
 
-func (p *process) Read(b []byte) (int, error)         { return p.stdout.Read(b) }
-func (p *process) Write(b []byte) (int, error)        { return p.stdin.Write(b) }
-func (p *process) SetWriteDeadline(t time.Time) error { return p.stdin.SetWriteDeadline(t) }
-
 // Close ends the program's input and waits closeGrace for it to exit,
 // then kills it.
 func (p *process) Close() error {
-	p.stdin.Close()
+	p.CloseWrite()
 	select {
 	case <-p.exited:
 	case <-time.After(closeGrace):
 		p.cmd.Process.Kill()
 		<-p.exited
 	}
-	p.stdout.Close()
+	p.CloseRead()
 	return nil
 }
 
 // Kill kills the program at once.
 func (p *process) Kill() error {
-	p.stdin.Close()
+	p.CloseWrite()
 	p.cmd.Process.Kill()
 	<-p.exited
-	p.stdout.Close()
+	p.CloseRead()
 	return nil
 }

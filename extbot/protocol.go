@@ -3,6 +3,8 @@ package extbot
 import (
 	_ "embed" // the schema
 	"encoding/json"
+	"fmt"
+	"strconv"
 
 	"github.com/gopoly/gopoly/wire"
 )
@@ -11,8 +13,10 @@ import (
 // answers Ready with the version it speaks; another version retires it
 // before its first decision. Additions that old programs may ignore (a
 // new key, a new message type) keep the version; anything else changes
-// it.
-const Version = 1
+// it. Version 2 sends the board's fixed facts once, in Start, and a
+// compact state (wire.State) in each Decide, where version 1 sent the
+// whole wire.Snapshot.
+const Version = 2
 
 // Message types, the "type" key of every message.
 const (
@@ -46,6 +50,9 @@ type Start struct {
 	Strikes  int             `json:"strikes"`  // failed answers that retire the program for the game
 	Budget   Budget          `json:"budget"`   // per decision and per game
 	Rules    json.RawMessage `json:"rules"`    // the rules, as a rules file's keys (see monopoly/rules.yaml)
+	// Board is what never changes in the game (wire.Board); with each
+	// Decide's View it makes the seat's wire.Snapshot (State.Snapshot).
+	Board wire.Board `json:"board"`
 	// Schemas is the JSON Schema of the answer to each decision kind
 	// (wire.AnswerSchemas), by kind: a decision's answer must validate
 	// against Schemas[decision.kind].
@@ -57,6 +64,37 @@ type Ready struct {
 	Type     string `json:"type"`           // "ready"
 	Protocol int    `json:"protocol"`       // the version it speaks: must be Version
 	Name     string `json:"name,omitempty"` // its name, for logs
+	// Omit names parts of every Decide of the game that the program does
+	// not read, which are then neither built nor sent: "text",
+	// "notation" (options.notation), "trade" (options.trade) and
+	// "events". Other names are refused.
+	Omit []string `json:"omit,omitempty"`
+}
+
+// omissions are the parts of a Decide a program goes without.
+type omissions struct {
+	text, events bool
+	options      wire.OptionsParts
+}
+
+// parseOmit reads Ready.Omit.
+func parseOmit(names []string) (omissions, error) {
+	var o omissions
+	for _, n := range names {
+		switch n {
+		case "text":
+			o.text = true
+		case "events":
+			o.events = true
+		case "notation":
+			o.options |= wire.WithoutNotation
+		case "trade":
+			o.options |= wire.WithoutTrade
+		default:
+			return o, fmt.Errorf("extbot: the program asks to omit %q: it may omit text, notation, trade and events", n)
+		}
+	}
+	return o, nil
 }
 
 // Decide asks the program for its answer. Everything in it comes from
@@ -68,15 +106,58 @@ type Decide struct {
 	Decision wire.Decision `json:"decision"` // what is asked
 	Text     string        `json:"text"`     // the same in a sentence (wire.Decision.Text)
 	Options  wire.Options  `json:"options"`  // the legal answers
-	// View is the seat's snapshot of the game (wire.Snapshot), without
-	// its options, which are above.
-	View wire.Snapshot `json:"view"`
+	// View is what changes, as the seat sees it (wire.State): with
+	// Start.Board it makes the seat's wire.Snapshot.
+	View wire.State `json:"view"`
 	// Events are those the seat may see (wire.NewEvent) since its last
 	// decision, oldest first, numbered by Seq from the game's first event
 	// the seat was told of. At most MaxEvents: a gap in Seq says that
 	// older ones were dropped.
 	Events []wire.Event `json:"events"`
 	Budget Budget       `json:"budget"` // time left for this decision and for the game
+}
+
+// appendJSON appends the message's JSON to b as encoding/json would
+// write it, without reflection (the message goes out at every decision:
+// see wire.State.AppendJSON), less the keys of the parts in omit.
+func (m *Decide) appendJSON(b []byte, omit omissions) []byte {
+	b = append(b, `{"type":"decide","game":`...)
+	b = strconv.AppendInt(b, int64(m.Game), 10)
+	b = append(b, `,"id":`...)
+	b = strconv.AppendInt(b, int64(m.ID), 10)
+	b = append(b, `,"decision":`...)
+	b = m.Decision.AppendJSON(b)
+	if !omit.text {
+		b = append(b, `,"text":`...)
+		b = wire.AppendString(b, m.Text)
+	}
+	b = append(b, `,"options":`...)
+	b = m.Options.AppendJSON(b)
+	b = append(b, `,"view":`...)
+	b = m.View.AppendJSON(b)
+	if !omit.events {
+		b = append(b, `,"events":`...)
+		b = appendEvents(b, m.Events)
+	}
+	b = append(b, `,"budget":{"decision_ms":`...)
+	b = strconv.AppendInt(b, m.Budget.DecisionMS, 10)
+	b = append(b, `,"game_ms":`...)
+	b = strconv.AppendInt(b, m.Budget.GameMS, 10)
+	return append(b, "}}"...)
+}
+
+func appendEvents(b []byte, events []wire.Event) []byte {
+	if events == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = events[i].AppendJSON(b)
+	}
+	return append(b, ']')
 }
 
 // Answer is the program's answer to a Decide: an action as wire decodes

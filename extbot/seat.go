@@ -35,9 +35,10 @@ type Seat struct {
 
 	// The game under way.
 	rules   *monopoly.Rules
-	started bool // Start sent and Ready received for this game
-	ended   bool // End sent
-	id      int  // decisions asked
+	started bool      // Start sent and Ready received for this game
+	omit    omissions // what the program goes without, as it said in Ready
+	ended   bool      // End sent
+	id      int       // decisions asked
 	strikes int
 	retired string        // why, once retired
 	used    time.Duration // thinking time spent
@@ -116,28 +117,27 @@ func (s *Seat) ask(v monopoly.View, d monopoly.Decision) (agent.Answer, error) {
 	s.id++
 	left := s.spec.Game - s.used
 	budget := min(s.spec.Decision, left)
-	view := wire.ViewSnapshot(v, nil)
-	opts := view.Options
-	view.Options = nil
-	msg := Decide{Type: TypeDecide, Game: s.games, ID: s.id, Decision: view.Decision, Text: view.Decision.Text(nil),
-		View: view, Events: s.takeEvents(), Budget: Budget{DecisionMS: budget.Milliseconds(), GameMS: left.Milliseconds()}}
-	if opts != nil {
-		msg.Options = *opts
+	msg := Decide{Type: TypeDecide, Game: s.games, ID: s.id, Decision: wire.NewDecision(v),
+		Options: wire.NewOptionsWithout(v, s.omit.options), View: wire.NewState(v),
+		Budget: Budget{DecisionMS: budget.Milliseconds(), GameMS: left.Milliseconds()}}
+	if !s.omit.text {
+		msg.Text = msg.Decision.Text(nil)
+	}
+	if s.omit.events {
+		s.pending = s.pending[:0]
+	} else {
+		msg.Events = s.takeEvents()
 	}
 	began := time.Now()
 	deadline := began.Add(budget)
-	if err := s.write(msg, deadline); err != nil {
-		return agent.Answer{}, fatal("writing to the program: %v", err)
+	s.buf = msg.appendJSON(s.buf[:0], s.omit)
+	if err := s.c.send(s.buf, deadline); err != nil {
+		return agent.Answer{}, fatal("extbot: writing to the program: %v", err)
 	}
-	line, err := s.answerLine(deadline)
+	a, err := s.answer(deadline)
 	s.used += time.Since(began)
 	if err != nil {
 		return agent.Answer{}, err
-	}
-	var a Answer
-	if err := json.Unmarshal(line, &a); err != nil || a.Type != TypeAnswer {
-		return agent.Answer{}, &failure{refusal: wire.Refusal{Code: CodeBadMessage,
-			Message: fmt.Sprintf("extbot: want {\"type\":\"answer\",\"id\":%d,\"action\":{...}}, got %s", s.id, clip(line))}}
 	}
 	act, err := wire.DecodeAction(s.rules, s.seat, a.Action)
 	if err == nil {
@@ -149,35 +149,51 @@ func (s *Seat) ask(v monopoly.View, d monopoly.Decision) (agent.Answer, error) {
 	return agent.Answer{Action: act, Speech: a.Speech, Thought: a.Thought}, nil
 }
 
-// answerLine waits for the answer to decision s.id: lines answering an
-// earlier decision (late after a timeout) are dropped.
-func (s *Seat) answerLine(deadline time.Time) ([]byte, error) {
+// answer waits for the answer to decision s.id: answers to an earlier
+// decision (late, after a timeout) are dropped.
+func (s *Seat) answer(deadline time.Time) (Answer, error) {
 	for {
 		line, err := s.c.receive(deadline)
 		switch {
 		case errors.Is(err, errTimeout):
-			return nil, &failure{refusal: wire.Refusal{Code: CodeTimeout,
+			return Answer{}, &failure{refusal: wire.Refusal{Code: CodeTimeout,
 				Message: fmt.Sprintf("extbot: no answer to decision %d within its budget", s.id)}}
 		case err != nil:
-			return nil, fatal("extbot: reading from the program: %v", err)
+			return Answer{}, fatal("extbot: reading from the program: %v", err)
 		}
-		var head struct {
-			Type string `json:"type"`
-			ID   int    `json:"id"`
-		}
-		if json.Unmarshal(line, &head) == nil && head.Type == TypeAnswer && head.ID < s.id && head.ID > 0 {
+		var a Answer
+		err = json.Unmarshal(line, &a)
+		switch {
+		case err == nil && a.Type == TypeAnswer && a.ID == s.id:
+			return a, nil
+		case err == nil && a.Type == TypeAnswer && a.ID > 0 && a.ID < s.id:
 			continue
 		}
-		return line, nil
+		return Answer{}, &failure{refusal: wire.Refusal{Code: CodeBadMessage,
+			Message: fmt.Sprintf("extbot: want {\"type\":\"answer\",\"id\":%d,\"action\":{...}}, got %s", s.id, clip(line))}}
 	}
 }
 
-// start connects (a new program, or a new connection, once the last is
-// gone) and opens the game with Start, waiting for Ready.
+// start opens the game with Start, waiting for Ready: on the program of
+// the last game if it is still there, else on a new one.
 func (s *Seat) start(v monopoly.View) error {
 	if s.started {
 		return nil
 	}
+	reused := s.c != nil
+	err := s.handshake(v)
+	if err != nil && reused {
+		// It may have exited, or closed the connection, since its last
+		// game: a new one gets its chance.
+		s.disconnect(true)
+		err = s.handshake(v)
+	}
+	return err
+}
+
+// handshake connects if need be (a new program, or a new connection)
+// and sends Start, waiting for Ready.
+func (s *Seat) handshake(v monopoly.View) error {
 	if s.c == nil {
 		if err := s.connect(); err != nil {
 			return fatal("%v", err)
@@ -191,7 +207,7 @@ func (s *Seat) start(v monopoly.View) error {
 	msg := Start{Type: TypeStart, Protocol: Version, Game: s.games, Seat: s.seat, Players: v.Players(),
 		Names: defaultNames(v.Players()), Bot: s.spec.Name, Fallback: s.spec.Fallback, Strikes: s.spec.Strikes,
 		Budget: Budget{DecisionMS: s.spec.Decision.Milliseconds(), GameMS: s.spec.Game.Milliseconds()},
-		Rules:  rules, Schemas: wire.AnswerSchemas()}
+		Rules:  rules, Board: wire.NewBoard(s.rules), Schemas: wire.AnswerSchemas()}
 	began := time.Now()
 	deadline := began.Add(min(s.spec.Decision, s.spec.Game-s.used))
 	if err := s.write(msg, deadline); err != nil {
@@ -208,6 +224,9 @@ func (s *Seat) start(v monopoly.View) error {
 	}
 	if r.Protocol != Version {
 		return fatal("extbot: the program speaks protocol %d, gopoly %d", r.Protocol, Version)
+	}
+	if s.omit, err = parseOmit(r.Omit); err != nil {
+		return fatal("%v", err)
 	}
 	s.started = true
 	return nil
@@ -238,14 +257,14 @@ func (s *Seat) connect() error {
 
 func (s *Seat) stderr(line string) { s.log.Info("stderr", "game", s.games, "line", line) }
 
-// write sends one message.
+// write sends one message (but Decide, the message of every decision,
+// which ask writes without reflection).
 func (s *Seat) write(msg any, deadline time.Time) error {
 	b, err := json.Marshal(msg)
 	if err != nil {
 		return err
 	}
-	s.buf = append(s.buf[:0], b...)
-	return s.c.send(s.buf, deadline)
+	return s.c.send(b, deadline)
 }
 
 // fail handles an answer not taken: the refusal goes to the program,
@@ -362,9 +381,6 @@ func (s *Seat) end(over bool, winner int, roundLimit bool) {
 // stopped).
 func (s *Seat) Reset(seat int, seed uint64) {
 	s.end(false, -1, false)
-	if s.c != nil && !s.c.alive() {
-		s.disconnect(true)
-	}
 	s.seat, s.seed = seat, seed
 	if r, ok := s.fallback.(agent.Resetter); ok {
 		r.Reset(seat, seed)

@@ -215,6 +215,12 @@ func (g *Game) Check(a Action) error {
 	return &RuleError{Action: a, Code: rule, Rule: g.explain(a, rule)}
 }
 
+// Refusal is the rule that refuses a: Check's code without the error and
+// its explanation, for callers that try many answers (RefusalNone when a
+// is legal; RefusalGameOver and RefusalNoDice for ErrGameOver and
+// ErrNoDice).
+func (g *Game) Refusal(a Action) Refusal { return g.refusal(a) }
+
 // legal reports whether a would be accepted, without building an error.
 func (g *Game) legal(a Action) bool { return g.refusal(a) == RefusalNone }
 

@@ -133,6 +133,9 @@ func (v View) LiquidationValue(p int) int { return v.g.LiquidationValue(p) }
 // Check reports whether an action would be legal now, without applying it.
 func (v View) Check(a Action) error { return v.g.Check(a) }
 
+// Refusal is the rule that refuses a (see Game.Refusal).
+func (v View) Refusal(a Action) Refusal { return v.g.Refusal(a) }
+
 // LegalActions appends the enumerable legal answers (see Game.LegalActions).
 func (v View) LegalActions(buf []Action) []Action { return v.g.LegalActions(buf) }
 

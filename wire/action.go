@@ -439,7 +439,7 @@ func AppendAction(buf []byte, r *monopoly.Rules, a monopoly.Action) ([]byte, err
 				return buf, fmt.Errorf("wire: encode: %s of deck %d, which the rules do not have", a.Kind, a.Arg)
 			}
 			buf = append(buf, `,"deck":`...)
-			buf = appendString(buf, r.Decks[a.Arg].Name)
+			buf = AppendString(buf, r.Decks[a.Arg].Name)
 		}
 	case keyOffer:
 		if a.Offer == nil {
@@ -508,19 +508,24 @@ func appendSide(buf []byte, r *monopoly.Rules, squares uint64, cash int64, cards
 			if m != cards {
 				buf = append(buf, ',')
 			}
-			buf = appendString(buf, r.Decks[keep[bits.TrailingZeros8(m)]].Name)
+			buf = AppendString(buf, r.Decks[keep[bits.TrailingZeros8(m)]].Name)
 		}
 		buf = append(buf, ']')
 	}
 	return append(buf, '}'), nil
 }
 
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
+// AppendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
 // as encoding/json writes it.
-func appendString(buf []byte, s string) []byte {
+func AppendString(buf []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	plain := 0 // the leading bytes that need no escape, copied at once
+	for plain < len(s) && s[plain] >= 0x20 && s[plain] < 0x7f && s[plain] != '"' && s[plain] != '\\' {
+		plain++
+	}
 	buf = append(buf, '"')
-	for i := 0; i < len(s); {
+	buf = append(buf, s[:plain]...)
+	for i := plain; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
@@ -612,10 +617,10 @@ func EncodeAnswer(r *monopoly.Rules, a monopoly.Action, speech, thought string) 
 		return nil, err
 	}
 	if speech != "" {
-		buf = appendString(append(buf, `,"speech":`...), speech)
+		buf = AppendString(append(buf, `,"speech":`...), speech)
 	}
 	if thought != "" {
-		buf = appendString(append(buf, `,"thought":`...), thought)
+		buf = AppendString(append(buf, `,"thought":`...), thought)
 	}
 	return append(buf, '}'), nil
 }

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -223,108 +222,80 @@ func NewEvent(r *monopoly.Rules, e monopoly.Event, viewer int, seq int) Event {
 	return out
 }
 
-// MarshalJSON writes seq, kind and the keys of the event's kind. A kind
-// newer than this package's table is written with its player alone,
-// rather than failing the whole history it is part of.
-func (e Event) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"seq":`)
-	fmt.Fprint(&b, e.Seq)
-	b.WriteString(`,"kind":`)
-	kind, _ := json.Marshal(e.Kind.String())
-	b.Write(kind)
+// MarshalJSON writes seq, kind and the keys of the event's kind (see
+// AppendJSON).
+func (e Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
+
+// AppendJSON appends the event's JSON to b: seq, kind and the keys of its
+// kind. A kind newer than this package's table is written with its
+// player alone, rather than failing the whole history it is part of.
+func (e *Event) AppendJSON(b []byte) []byte {
+	o := openObject(b)
+	o.int("seq", e.Seq)
+	o.str("kind", e.Kind.String())
 	keys := []string{kPlayer}
 	if int(e.Kind) < len(eventKeys) {
 		keys = eventKeys[e.Kind]
 	}
-	put := func(key string, v any) error {
-		data, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		b.WriteString(`,"` + key + `":`)
-		b.Write(data)
-		return nil
-	}
 	for _, k := range keys {
-		var err error
 		switch k {
 		case kPlayer:
-			err = put(k, e.Player)
+			o.int(k, e.Player)
 		case kTo:
-			err = put(k, e.To)
+			o.int(k, e.To)
 		case kFrom:
-			err = put(k, e.From)
-			if err == nil {
-				err = put("from_name", e.FromName)
-			}
+			o.int(k, e.From)
+			o.str("from_name", e.FromName)
 		case kSquare:
-			err = put(k, e.Square)
-			if err == nil {
-				err = put("square_name", e.SquareName)
-			}
+			o.int(k, e.Square)
+			o.str("square_name", e.SquareName)
 		case kAmount:
-			err = put(k, e.Amount)
+			o.int64(k, e.Amount)
 		case kRound:
-			err = put(k, e.Round)
+			o.int(k, e.Round)
 		case kFail:
-			err = put(k, e.Failures)
+			o.int(k, e.Failures)
 		case kBuild:
-			err = put(k, e.Buildings)
+			o.int(k, e.Buildings)
 		case kDice:
-			err = put(k, e.Dice)
+			o.ints(k, e.Dice[:])
 		case kDeck, kCard:
-			err = put("deck", e.Deck)
-			if err == nil {
-				err = put("deck_name", e.DeckName)
-			}
-			if err == nil && k == kCard {
-				err = put("card", e.Card)
-				if err == nil {
-					err = put("card_id", e.CardID)
-				}
-				if err == nil {
-					err = put("card_text", e.CardText)
-				}
+			o.int("deck", e.Deck)
+			o.str("deck_name", e.DeckName)
+			if k == kCard {
+				o.int("card", e.Card)
+				o.str("card_id", e.CardID)
+				o.str("card_text", e.CardText)
 			}
 		case kInJail:
-			err = put(k, e.InJail)
+			o.bool(k, e.InJail)
 		case kCount:
-			err = put(k, e.Counter)
+			o.bool(k, e.Counter)
 		case kMissed:
-			err = put(k, e.LimitsMissed)
+			o.bool(k, e.LimitsMissed)
 		case kLifted:
-			err = put(k, e.Lifted)
+			o.bool(k, e.Lifted)
 		case kLimit:
-			err = put(k, e.RoundLimit)
-			if err == nil {
-				err = put("net_worth", e.NetWorth)
-			}
+			o.bool(k, e.RoundLimit)
+			o.int64("net_worth", e.NetWorth)
 		case kReason:
-			err = put(k, e.Reason)
+			o.str(k, e.Reason.String())
 		case kTrade:
+			o.key(k)
 			if e.Trade == nil {
-				err = put(k, Offer{Give: emptySide(), Get: emptySide()})
+				o.b = (&Offer{Give: emptySide(), Get: emptySide()}).appendJSON(o.b)
 			} else {
-				err = put(k, e.Trade)
+				o.b = e.Trade.appendJSON(o.b)
 			}
 		case kWords:
-			err = put("speech", e.Speech)
-			if err == nil {
-				err = put("thought", e.Thought)
-			}
+			o.str("speech", e.Speech)
+			o.str("thought", e.Thought)
 		case kSpeed:
-			err = put(k, e.SpeedDie)
-			if err == nil {
-				err = put("triples", e.Triples)
-			}
-		}
-		if err != nil {
-			return nil, err
+			o.str(k, e.SpeedDie)
+			o.bool("triples", e.Triples)
 		}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return o.close()
 }
 
 // UnmarshalJSON reads what MarshalJSON writes; keys of other kinds are

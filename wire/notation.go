@@ -3,10 +3,13 @@ package wire
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"weak"
 
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -659,6 +662,31 @@ func (n Notation) square(sq int) string {
 	if sq < 0 || sq >= len(r.Squares) {
 		return "?" + strconv.Itoa(sq)
 	}
+	return squareWords(r)[sq]
+}
+
+// squareWords caches each rules' squareWord of every square: options
+// write several at every decision, and each compares the square's name
+// with every other. An entry goes when its rules are collected.
+func squareWords(r *monopoly.Rules) []string {
+	key := weak.Make(r)
+	if w, ok := squareWordCache.Load(key); ok {
+		return w.([]string)
+	}
+	w := make([]string, len(r.Squares))
+	for sq := range w {
+		w[sq] = squareWord(r, sq)
+	}
+	if _, loaded := squareWordCache.LoadOrStore(key, w); !loaded {
+		runtime.AddCleanup(r, func(key weak.Pointer[monopoly.Rules]) { squareWordCache.Delete(key) }, key)
+	}
+	return w
+}
+
+var squareWordCache sync.Map // weak.Pointer[monopoly.Rules] → []string
+
+// squareWord writes square sq of r so that it reads back as itself.
+func squareWord(r *monopoly.Rules, sq int) string {
 	name := r.Squares[sq].Name
 	if !squareUnique(r, sq) || name == "" {
 		return strconv.Itoa(sq)
@@ -667,7 +695,9 @@ func (n Notation) square(sq int) string {
 	// a name: then it is quoted.
 	runsOn := false
 	for i := range r.Squares {
-		runsOn = runsOn || hasPrefixFold(r.Squares[i].Name, name+" ")
+		if other := r.Squares[i].Name; hasPrefixFold(other, name) { // first without the allocation
+			runsOn = runsOn || hasPrefixFold(other, name+" ")
+		}
 	}
 	return quoteIfNeeded(name, runsOn)
 }
@@ -706,10 +736,28 @@ var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 // strings.ToLower does, without lowering whole names in the common ASCII
 // case.
 func hasPrefixFold(s, prefix string) bool {
-	if isASCII(s) && isASCII(prefix) {
-		return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	// Bytewise while both are ASCII (the common case, and no allocation):
+	// a difference there is final, since lower-casing what came before
+	// kept every byte in place.
+	for i := range len(prefix) {
+		if i >= len(s) || s[i] >= utf8.RuneSelf || prefix[i] >= utf8.RuneSelf {
+			if isASCII(s) && isASCII(prefix) {
+				return false
+			}
+			return strings.HasPrefix(strings.ToLower(s), strings.ToLower(prefix))
+		}
+		if lowerASCII(s[i]) != lowerASCII(prefix[i]) {
+			return false
+		}
 	}
-	return strings.HasPrefix(strings.ToLower(s), strings.ToLower(prefix))
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func isASCII(s string) bool {

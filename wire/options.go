@@ -2,7 +2,6 @@ package wire
 
 import (
 	"encoding/json"
-	"errors"
 	"math/bits"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -82,11 +81,27 @@ const acceptMeaning = "the least net cash you take from the proposer; negative: 
 	"If it meets the proposer's sealed limit the trade happens at the cash midway between them; if not, nothing happens"
 
 // NewOptions lists the legal answers of v's seat to the pending decision.
-func NewOptions(v monopoly.View) Options {
+func NewOptions(v monopoly.View) Options { return NewOptionsWithout(v, 0) }
+
+// OptionsParts are parts of Options a client may go without, to save
+// building and sending them.
+type OptionsParts uint8
+
+// The parts of Options a client may go without.
+const (
+	WithoutNotation OptionsParts = 1 << iota // Notation is left nil (and AppendJSON leaves its key out)
+	WithoutTrade                             // Trade is left nil: the engine is not asked what trades are open
+)
+
+// NewOptionsWithout is NewOptions less the parts in without.
+func NewOptionsWithout(v monopoly.View, without OptionsParts) Options {
 	r := v.Rules()
 	d := v.Pending()
 	me := v.Me()
 	o := Options{Decision: d.Kind, Player: me, Actions: []json.RawMessage{}, Notation: []string{}}
+	if without&WithoutNotation != 0 {
+		o.Notation = nil
+	}
 	if d.Kind == monopoly.DecisionNone || d.Player != me {
 		return o
 	}
@@ -98,7 +113,9 @@ func NewOptions(v monopoly.View) Options {
 			continue // the engine's own actions always encode (TestOptionsActionsLegal)
 		}
 		o.Actions = append(o.Actions, raw)
-		o.Notation = append(o.Notation, n.Format(a))
+		if o.Notation != nil {
+			o.Notation = append(o.Notation, n.Format(a))
+		}
 	}
 	switch d.Kind {
 	case monopoly.DecisionBid:
@@ -118,26 +135,13 @@ func NewOptions(v monopoly.View) Options {
 			}
 		}
 	}
-	o.Trade = tradeOptions(v)
+	if without&WithoutTrade == 0 {
+		o.Trade = tradeOptions(v)
+	}
 	return o
 }
 
-// refusalOf is the rule an action breaks (RefusalNone: legal).
-func refusalOf(v monopoly.View, a monopoly.Action) monopoly.Refusal {
-	err := v.Check(a)
-	var re *monopoly.RuleError
-	switch {
-	case err == nil:
-		return monopoly.RefusalNone
-	case errors.As(err, &re):
-		return re.Code
-	case errors.Is(err, monopoly.ErrNoDice):
-		return monopoly.RefusalNoDice
-	}
-	return monopoly.RefusalGameOver
-}
-
-func legal(v monopoly.View, a monopoly.Action) bool { return v.Check(a) == nil }
+func legal(v monopoly.View, a monopoly.Action) bool { return v.Refusal(a) == monopoly.RefusalNone }
 
 // tradeOptions asks the engine which trades the seat may offer: whether
 // an offer is an answer now (a missing offer is refused as no_offer, not
@@ -151,12 +155,14 @@ func tradeOptions(v monopoly.View) *TradeOptions {
 	if v.Pending().Kind == monopoly.DecisionTradeResponse {
 		kind = monopoly.ActCounterTrade
 	}
-	if refusalOf(v, monopoly.Action{Kind: kind, Player: me}) != monopoly.RefusalNoOffer {
+	if v.Refusal(monopoly.Action{Kind: kind, Player: me}) != monopoly.RefusalNoOffer {
 		return nil
 	}
+	offer := new(monopoly.TradeOffer) // one for all the tries
 	try := func(o monopoly.TradeOffer) monopoly.Refusal {
-		o.From = int8(me)
-		return refusalOf(v, monopoly.Action{Kind: kind, Player: me, Offer: &o})
+		*offer = o
+		offer.From = int8(me)
+		return v.Refusal(monopoly.Action{Kind: kind, Player: me, Offer: offer})
 	}
 	t := &TradeOptions{Kind: kind, CounterOffers: r.CounterOffers, Sealed: r.DealProtocol == monopoly.DealsSealed}
 	if kind == monopoly.ActProposeTrade {
@@ -199,8 +205,10 @@ func tradeOptions(v monopoly.View) *TradeOptions {
 // its jail cards.
 func tradeSide(v monopoly.View, p int, check func(sq int) monopoly.Refusal, notOwned monopoly.Refusal) TradeSide {
 	r := v.Rules()
-	s := TradeSide{Squares: []int{}, SquareNames: []string{}, MaxCash: v.Cash(p)}
-	for m := v.OwnedMask(p); m != 0; m &= m - 1 {
+	owned := v.OwnedMask(p)
+	n := bits.OnesCount64(owned)
+	s := TradeSide{Squares: make([]int, 0, n), SquareNames: make([]string, 0, n), MaxCash: v.Cash(p)}
+	for m := owned; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
 		switch check(sq) {
 		case notOwned, monopoly.RefusalTradeBuildings, monopoly.RefusalSquareBothSides:

@@ -1,8 +1,6 @@
 package wire
 
 import (
-	"fmt"
-	"math/bits"
 
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -35,15 +33,11 @@ type Snapshot struct {
 
 // SquareState is a square of the board and what stands on it.
 type SquareState struct {
-	Index     int    `json:"index"`     // its place on the board, from GO = 0
-	Name      string `json:"name"`      // its name
-	Kind      string `json:"kind"`      // go, street, railroad, utility, jail, action
-	Group     string `json:"group"`     // a street's colour group; "" for others
-	Price     int    `json:"price"`     // 0 for squares that cannot be bought
-	Owner     int    `json:"owner"`     // a seat; -1 for none
-	Houses    int    `json:"houses"`    // houses standing (0 under a hotel)
-	Hotel     bool   `json:"hotel"`     // a hotel stands
-	Mortgaged bool   `json:"mortgaged"` // it is mortgaged
+	Square         // its fixed facts
+	Owner     int  `json:"owner"`     // a seat; -1 for none
+	Houses    int  `json:"houses"`    // houses standing (0 under a hotel)
+	Hotel     bool `json:"hotel"`     // a hotel stands
+	Mortgaged bool `json:"mortgaged"` // it is mortgaged
 }
 
 // DeckState is a deck: its name and how many cards are in it (not which).
@@ -89,51 +83,8 @@ func ViewSnapshot(v monopoly.View, names []string) Snapshot {
 }
 
 func snapshot(v monopoly.View, viewer int, over bool, winner int, names []string) Snapshot {
-	r := v.Rules()
-	d1, d2 := v.LastRoll()
-	s := Snapshot{
-		Viewer: viewer, Turn: v.Turn(), Round: v.Round(), Phase: v.Phase(), Current: v.Current(),
-		Dice: [2]int{d1, d2}, SpeedDie: v.LastSpeedDie().String(), Over: over, Winner: winner, DealProtocol: r.DealProtocol.String(),
-		HouseSupply: v.HouseSupply(), HotelSupply: v.HotelSupply(), Jackpot: v.JackpotCash(),
-		Decision: NewDecision(v),
-	}
-	for i := range r.Squares {
-		sq := &r.Squares[i]
-		st := SquareState{Index: i, Name: sq.Name, Kind: sq.Kind.String(), Owner: v.Owner(i), Mortgaged: v.Mortgaged(i)}
-		if sq.Ownable() {
-			st.Price = sq.Price
-		}
-		if sq.Kind == monopoly.KindStreet && sq.Group >= 0 && sq.Group < len(r.Groups) {
-			st.Group = r.Groups[sq.Group].Name
-		}
-		if h := v.Houses(i); h == 5 {
-			st.Hotel = true
-		} else {
-			st.Houses = h
-		}
-		s.Board = append(s.Board, st)
-	}
-	for d := range r.Decks {
-		s.Decks = append(s.Decks, DeckState{Name: r.Decks[d].Name, Cards: v.DeckSize(d)})
-	}
-	for p := range v.Players() {
-		ps := PlayerState{
-			Seat: p, Name: fmt.Sprintf("player %d", p), Cash: v.Cash(p), Position: v.Position(p),
-			InJail: v.InJail(p), PassedGo: v.PassedGo(p), JailTurns: v.JailTurns(p), JailCards: v.JailCardCount(p),
-			JailCardDecks: jailCardNames(r, uint64(v.JailCardBits(p))), Bankrupt: v.Bankrupt(p),
-			NetWorth: v.NetWorth(p), Properties: []int{},
-		}
-		if p < len(names) && names[p] != "" {
-			ps.Name = names[p]
-		}
-		if ps.Position >= 0 && ps.Position < len(r.Squares) {
-			ps.PositionName = r.Squares[ps.Position].Name
-		}
-		for m := v.OwnedMask(p); m != 0; m &= m - 1 {
-			ps.Properties = append(ps.Properties, bits.TrailingZeros64(m))
-		}
-		s.Players = append(s.Players, ps)
-	}
+	s := newState(v, viewer, over, winner).Snapshot(NewBoard(v.Rules()), names)
+	s.Decision = NewDecision(v)
 	if d := v.Pending(); viewer >= 0 && d.Kind != monopoly.DecisionNone && d.Player == viewer {
 		o := NewOptions(v)
 		s.Options = &o

@@ -130,6 +130,13 @@ func validateObject(root any, s map[string]any, inst any) error {
 					err = fmt.Errorf("%v is beyond the %s %v", n, key, b)
 				}
 			}
+		case "minItems", "maxItems":
+			if l, ok := inst.([]any); ok {
+				b, _ := kw.(json.Number).Int64()
+				if key == "minItems" && int64(len(l)) < b || key == "maxItems" && int64(len(l)) > b {
+					err = fmt.Errorf("%d items, beyond the %s %d", len(l), key, b)
+				}
+			}
 		case "minLength":
 			if str, ok := inst.(string); ok {
 				b, _ := kw.(json.Number).Int64()

@@ -29,7 +29,7 @@ import json
 import socket
 import sys
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 class Answer(object):
@@ -52,11 +52,21 @@ class Decision(object):
         self.kind = self.decision["kind"]
         self.text = msg.get("text", "")
         self.options = msg.get("options") or {}
-        self.view = msg.get("view") or {}
+        self.state = msg.get("view") or {}  # what changes (wire.State)
+        self._view = None
         self.events = msg.get("events") or []
         self.budget = msg.get("budget") or {}
         self.actions = self.options.get("actions") or []
         self.seat = game.get("seat", self.decision.get("player", 0))
+
+    @property
+    def view(self):
+        """The seat's view of the game as a gopoly snapshot (wire.Snapshot:
+        board, players, bank, the decision), made from the board the game
+        began with and the state this decision came with."""
+        if self._view is None:
+            self._view = snapshot(self.game, self.state, self.decision)
+        return self._view
 
     @property
     def me(self):
@@ -92,6 +102,60 @@ class Decision(object):
     def schema(self):
         """The JSON Schema the answer must satisfy."""
         return self.game.get("schemas", {}).get(self.kind)
+
+
+def snapshot(start, state, decision=None):
+    """The wire.Snapshot that a start message's board and a decide
+    message's view (wire.State) describe, as gopoly's State.Snapshot
+    makes it, with the decision when one is given."""
+    board = start.get("board") or {}
+    squares = board.get("squares") or []
+    names = start.get("names") or []
+    owners = state.get("owners") or []
+    houses = state.get("houses") or []
+    mortgaged = set(state.get("mortgaged") or [])
+    out = {}
+    for key in ("viewer", "turn", "round", "phase", "current", "dice", "speed_die", "over", "winner"):
+        out[key] = state.get(key)
+    out["deal_protocol"] = board.get("deal_protocol", "open")
+    cells = []
+    for i, sq in enumerate(squares):
+        cell = dict(sq)
+        h = houses[i] if i < len(houses) else 0
+        cell["owner"] = owners[i] if i < len(owners) else -1
+        cell["houses"] = 0 if h == 5 else h
+        cell["hotel"] = h == 5
+        cell["mortgaged"] = i in mortgaged
+        cells.append(cell)
+    out["board"] = cells
+    for key in ("house_supply", "hotel_supply", "jackpot"):
+        out[key] = state.get(key)
+    cards = state.get("decks") or []
+    out["decks"] = [{"name": name, "cards": cards[d] if d < len(cards) else 0}
+                    for d, name in enumerate(board.get("decks") or [])]
+    players = []
+    for p, pb in enumerate(state.get("players") or []):
+        pos = pb.get("position", 0)
+        decks = pb.get("jail_card_decks") or []
+        players.append({
+            "seat": p,
+            "name": names[p] if p < len(names) and names[p] else "player %d" % p,
+            "cash": pb.get("cash"),
+            "position": pos,
+            "position_name": squares[pos]["name"] if 0 <= pos < len(squares) else "",
+            "in_jail": pb.get("in_jail"),
+            "passed_go": pb.get("passed_go"),
+            "jail_turns": pb.get("jail_turns"),
+            "jail_cards": len(decks),
+            "jail_card_decks": decks,
+            "bankrupt": pb.get("bankrupt"),
+            "net_worth": pb.get("net_worth"),
+            "properties": [i for i, o in enumerate(owners) if o == p],
+        })
+    out["players"] = players
+    if decision is not None:
+        out["decision"] = decision
+    return out
 
 
 class Bot(object):

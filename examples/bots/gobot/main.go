@@ -25,8 +25,10 @@ import (
 	"os"
 )
 
-// message is what gobot reads of gopoly's messages: the keys it needs;
-// encoding/json skips the rest.
+// message is what gobot reads of gopoly's messages: the keys it needs.
+// Start, refusal and the rest are decoded by encoding/json, which skips
+// the keys not here; a decide, the message of every decision, is read by
+// readDecide.
 type message struct {
 	Type     string `json:"type"`
 	Protocol int    `json:"protocol"`
@@ -41,14 +43,11 @@ type message struct {
 		Actions []json.RawMessage       `json:"actions"`
 		Bid     *struct{ Min, Max int } `json:"bid"`
 	} `json:"options"`
-	View struct {
-		Board []struct {
+	Board struct { // start: the board's fixed facts
+		Squares []struct {
 			Price int `json:"price"`
-		} `json:"board"`
-		Players []struct {
-			Cash int `json:"cash"`
-		} `json:"players"`
-	} `json:"view"`
+		} `json:"squares"`
+	} `json:"board"`
 	Refusal *struct{ Code, Message string } `json:"refusal"`
 }
 
@@ -57,6 +56,9 @@ type action struct {
 	Kind   string `json:"kind"`
 	Square int    `json:"square"`
 }
+
+// protocol is the version of the protocol gobot speaks.
+const protocol = 2
 
 // reserve is the cash gobot keeps after buying or building.
 const reserve = 200
@@ -97,6 +99,7 @@ func serve(r io.Reader, w io.Writer) error {
 	in := bufio.NewReaderSize(r, 256<<10)
 	out := bufio.NewWriter(w)
 	seat, cash := 0, 0
+	var prices []int // by square, from start
 	var m message
 	for {
 		line, err := in.ReadSlice('\n')
@@ -114,18 +117,26 @@ func serve(r io.Reader, w io.Writer) error {
 			line = append(append([]byte(nil), line...), rest...)
 		}
 		m = message{}
-		if err := json.Unmarshal(line, &m); err != nil {
+		if string(member(line, "type")) == `"decide"` {
+			err = readDecide(line, &m, seat, &cash)
+		} else {
+			err = json.Unmarshal(line, &m)
+		}
+		if err != nil {
 			return fmt.Errorf("bad message: %w", err)
 		}
 		switch m.Type {
 		case "start":
 			seat = m.Seat
-			fmt.Fprintf(out, `{"type":"ready","protocol":%d,"name":"gobot"}`+"\n", 1)
-		case "decide":
-			if seat < len(m.View.Players) {
-				cash = m.View.Players[seat].Cash
+			prices = prices[:0]
+			for _, sq := range m.Board.Squares {
+				prices = append(prices, sq.Price)
 			}
-			fmt.Fprintf(out, `{"type":"answer","id":%d,"action":%s}`+"\n", m.ID, choose(&m, cash))
+			// It reads neither the text, the notation, the trade options nor
+			// the events: gopoly need not build or send them.
+			fmt.Fprintf(out, `{"type":"ready","protocol":%d,"name":"gobot","omit":["text","notation","trade","events"]}`+"\n", protocol)
+		case "decide":
+			fmt.Fprintf(out, `{"type":"answer","id":%d,"action":%s}`+"\n", m.ID, choose(&m, cash, prices))
 		case "refusal":
 			log.Printf("refused: %s: %s", m.Refusal.Code, m.Refusal.Message)
 		}
@@ -135,11 +146,66 @@ func serve(r io.Reader, w io.Writer) error {
 	}
 }
 
+// readDecide reads what gobot needs of a decide message: its id, the
+// decision, the legal actions and bid range, and the seat's cash from
+// the view (see json.go for why not encoding/json).
+func readDecide(line []byte, m *message, seat int, cash *int) error {
+	m.Type = "decide"
+	var decision, options, view []byte
+	members(line, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			m.ID = integer(v)
+		case "decision":
+			decision = v
+		case "options":
+			options = v
+		case "view":
+			view = v
+			return false // the events after it are not read
+		}
+		return true
+	})
+	members(decision, func(k, v []byte) bool {
+		switch string(k) {
+		case "kind":
+			m.Decision.Kind = text(v)
+		case "square":
+			m.Decision.Square = integer(v)
+		case "amount":
+			m.Decision.Amount = integer(v)
+		}
+		return true
+	})
+	members(options, func(k, v []byte) bool {
+		switch string(k) {
+		case "actions":
+			elements(v, func(a []byte) { m.Options.Actions = append(m.Options.Actions, a) })
+		case "bid":
+			if string(v) != "null" {
+				m.Options.Bid = &struct{ Min, Max int }{integer(member(v, "min")), integer(member(v, "max"))}
+			}
+		}
+		return true
+	})
+	n := 0
+	elements(member(view, "players"), func(p []byte) {
+		if n == seat {
+			*cash = integer(member(p, "cash"))
+		}
+		n++
+	})
+	if m.Decision.Kind == "" || seat >= n {
+		return fmt.Errorf("a decide message without a decision or without seat %d in view.players", seat)
+	}
+	return nil
+}
+
 // choose picks an answer from the legal ones.
-func choose(m *message, cash int) []byte {
+func choose(m *message, cash int, prices []int) []byte {
 	acts := make([]action, len(m.Options.Actions))
 	for i, raw := range m.Options.Actions {
-		json.Unmarshal(raw, &acts[i])
+		acts[i] = action{Kind: text(member(raw, "kind")), Square: integer(member(raw, "square"))}
 	}
 	pick := func(kinds ...string) []byte {
 		for _, k := range kinds {
@@ -159,8 +225,8 @@ func choose(m *message, cash int) []byte {
 		}
 	case "bid":
 		price := 0
-		if sq := m.Decision.Square; sq >= 0 && sq < len(m.View.Board) {
-			price = m.View.Board[sq].Price
+		if sq := m.Decision.Square; sq >= 0 && sq < len(prices) {
+			price = prices[sq]
 		}
 		if b := m.Options.Bid; b != nil && b.Min <= price && cash-b.Min >= reserve {
 			a = []byte(fmt.Sprintf(`{"kind":"bid","amount":%d}`, b.Min))

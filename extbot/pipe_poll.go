@@ -1,0 +1,130 @@
+//go:build linux
+
+package extbot
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// pollPipes are a child's stdin and stdout as raw descriptors, waited on
+// with poll(2) in the calling goroutine's thread. Go's own pipes wait in
+// its network poller, whose wake-up (another thread finds the ready
+// descriptor, then schedules the reader) costs more per decision than
+// all the rest of the protocol on our side.
+type pollPipes struct {
+	w, r     int // our ends: the child's stdin (non-blocking), its stdout
+	wdl, rdl time.Time
+}
+
+// newPipes makes the pipes of a child: ours, and the child's ends for
+// exec.Cmd, which the caller closes once the child holds them.
+func newPipes() (pipes, *os.File, *os.File, error) {
+	var in, out [2]int
+	if err := syscall.Pipe2(in[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := syscall.Pipe2(out[:], syscall.O_CLOEXEC); err != nil {
+		syscall.Close(in[0])
+		syscall.Close(in[1])
+		return nil, nil, nil, err
+	}
+	// A write waits for room with poll, up to its deadline.
+	if err := unix.SetNonblock(in[1], true); err != nil {
+		for _, fd := range []int{in[0], in[1], out[0], out[1]} {
+			syscall.Close(fd)
+		}
+		return nil, nil, nil, err
+	}
+	return &pollPipes{w: in[1], r: out[0]}, os.NewFile(uintptr(in[0]), "stdin"), os.NewFile(uintptr(out[1]), "stdout"), nil
+}
+
+func (p *pollPipes) SetReadDeadline(t time.Time) error  { p.rdl = t; return nil }
+func (p *pollPipes) SetWriteDeadline(t time.Time) error { p.wdl = t; return nil }
+
+// wait polls fd for events until deadline.
+func wait(fd int, events int16, deadline time.Time) error {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: events}}
+	for {
+		ms := -1
+		if !deadline.IsZero() {
+			d := time.Until(deadline)
+			if d <= 0 {
+				return os.ErrDeadlineExceeded
+			}
+			ms = int(min((d+time.Millisecond-1)/time.Millisecond, math.MaxInt32))
+		}
+		n, err := unix.Poll(fds, ms)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case err != nil:
+			return fmt.Errorf("poll: %w", err)
+		case n > 0:
+			return nil // ready, or hung up or in error: the read or write says which
+		}
+	}
+}
+
+func (p *pollPipes) Read(b []byte) (int, error) {
+	if p.r < 0 {
+		return 0, os.ErrClosed
+	}
+	if err := wait(p.r, unix.POLLIN, p.rdl); err != nil {
+		return 0, err
+	}
+	for {
+		n, err := syscall.Read(p.r, b)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(b) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (p *pollPipes) Write(b []byte) (int, error) {
+	if p.w < 0 {
+		return 0, os.ErrClosed
+	}
+	done := 0
+	for done < len(b) {
+		n, err := syscall.Write(p.w, b[done:])
+		if n > 0 {
+			done += n
+		}
+		switch {
+		case errors.Is(err, syscall.EAGAIN):
+			if err := wait(p.w, unix.POLLOUT, p.wdl); err != nil {
+				return done, err
+			}
+		case errors.Is(err, syscall.EINTR):
+		case err != nil:
+			return done, err
+		}
+	}
+	return done, nil
+}
+
+func (p *pollPipes) CloseWrite() error { return closeFD(&p.w) }
+func (p *pollPipes) CloseRead() error  { return closeFD(&p.r) }
+
+func closeFD(fd *int) error {
+	if *fd < 0 {
+		return nil
+	}
+	err := syscall.Close(*fd)
+	*fd = -1
+	return err
+}
