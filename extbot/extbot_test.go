@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ import (
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
+	"github.com/gopoly/gopoly/wire"
 )
 
 // sim plays games of bots at rules and fails the test on any error: a
@@ -66,6 +68,8 @@ func TestFaultyPrograms(t *testing.T) {
 		{"illegal", []string{"refusal not_owner", "retired"}, nil, true},
 		{"slow", []string{"code=timeout"}, []string{"retired for the rest", "code=bad_message"}, true},
 		{"badproto", []string{"speaks protocol 99"}, nil, true},
+		{"lean", nil, []string{"the fallback answers", "lean: decide"}, false},
+		{"badomit", []string{`asks to omit \"view\": it may omit text, notation, trade and events`}, nil, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -237,6 +241,64 @@ func TestPythonBot(t *testing.T) {
 	sim(t, "{max_rounds: 60, deal_protocol: sealed, speed_die: true}", 1, bot, "baseline")
 	if got := readLog(t, log); strings.Contains(got, "the fallback answers") {
 		t.Errorf("the Python bot was answered for:\n%s", clipLog(got))
+	}
+}
+
+// The Python SDK makes from a start's board and a decide's view the
+// very snapshot gopoly makes (wire.ViewSnapshot), at decisions of games
+// under several rules.
+func TestPythonSnapshot(t *testing.T) {
+	py := python(t)
+	script := `import json, sys
+sys.path.insert(0, "../sdk/python")
+import gopoly_bot
+for line in sys.stdin:
+    m = json.loads(line)
+    print(json.dumps(gopoly_bot.snapshot(m["start"], m["view"], m["decision"])))
+`
+	names := []string{"Ann", "", "Cy"}
+	var in bytes.Buffer
+	var want []wire.Snapshot
+	for _, rules := range []string{"max_rounds: 120", "{max_rounds: 80, speed_die: true, deal_protocol: sealed, free_parking_jackpot: true}"} {
+		r := monopolytest.Rules(t, rules)
+		g := monopoly.New(r, 3, 11)
+		bots := make([]agent.Agent, 3)
+		for s := range bots {
+			bots[s], _ = agent.New("planning", s, uint64(s))
+		}
+		start := map[string]any{"board": wire.NewBoard(r), "names": names}
+		for n := 0; !g.Over(); n++ {
+			v := g.View(g.Decider())
+			if n%5 == 0 {
+				line, _ := json.Marshal(map[string]any{"start": start, "view": wire.NewState(v), "decision": wire.NewDecision(v)})
+				in.Write(append(line, '\n'))
+				s := wire.ViewSnapshot(v, names)
+				s.Options = nil
+				want = append(want, s)
+			}
+			if err := g.Apply(bots[g.Decider()].Decide(v, g.Pending())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	if len(lines) != len(want) || len(want) < 50 {
+		t.Fatalf("%d snapshots from Python, %d from Go", len(lines), len(want))
+	}
+	for i, l := range lines {
+		var got, w any
+		json.Unmarshal(l, &got)
+		b, _ := json.Marshal(want[i])
+		json.Unmarshal(b, &w)
+		if !reflect.DeepEqual(got, w) {
+			t.Fatalf("snapshot %d:\n Python %s\n     Go %s", i, l, b)
+		}
 	}
 }
 

@@ -46,6 +46,9 @@ func helperBot(mode, options string) string {
 //	illegal  builds on Mediterranean Avenue at every decision
 //	slow     good, but its 3rd answer comes late
 //	badproto ready with protocol 99
+//	lean     good, omitting text, notation, trade and events; it fails
+//	         (exits) when a decide holds one of them
+//	badomit  ready asking to omit the view
 //
 // It writes "refusal CODE" and "retired" to stderr when told.
 func helperServe(mode string, r io.Reader, w io.Writer) error {
@@ -76,13 +79,36 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 			if mode == "badproto" {
 				p = 99
 			}
-			fmt.Fprintf(w, `{"type":"ready","protocol":%d,"name":"helper-%s"}`+"\n", p, mode)
+			omit := ""
+			switch mode {
+			case "lean":
+				omit = `,"omit":["text","notation","trade","events"]`
+			case "badomit":
+				omit = `,"omit":["view"]`
+			}
+			fmt.Fprintf(w, `{"type":"ready","protocol":%d,"name":"helper-%s"%s}`+"\n", p, mode, omit)
 		case "refusal":
 			fmt.Fprintln(os.Stderr, "refusal", m.Refusal.Code)
 		case "retired":
 			fmt.Fprintln(os.Stderr, "retired")
 		case "decide":
 			n++
+			if mode == "lean" {
+				var parts map[string]json.RawMessage
+				json.Unmarshal(line, &parts)
+				var opts map[string]json.RawMessage
+				json.Unmarshal(parts["options"], &opts)
+				for _, k := range []string{"text", "events"} {
+					if parts[k] != nil {
+						return fmt.Errorf("lean: decide %d has %s", m.ID, k)
+					}
+				}
+				for _, k := range []string{"notation", "trade"} {
+					if opts[k] != nil {
+						return fmt.Errorf("lean: decide %d has options.%s", m.ID, k)
+					}
+				}
+			}
 			act := pickGood(m.Options.Actions)
 			switch {
 			case mode == "noisy":

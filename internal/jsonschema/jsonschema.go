@@ -15,10 +15,10 @@ import (
 // Validate checks instance (as encoding/json decodes with UseNumber)
 // against a JSON Schema, for the keywords gopoly's schemas use: type,
 // const, enum, required, properties, additionalProperties, items,
-// uniqueItems, oneOf, anyOf, not, minimum, maximum, minLength, and
-// $ref to "#/$defs/NAME". Annotations are ignored; any other keyword is an
-// error, so that the schemas cannot use one this validator would let
-// pass unchecked.
+// minItems, maxItems, uniqueItems, oneOf, anyOf, not, minimum, maximum,
+// minLength, and $ref to "#/$defs/NAME". Annotations are ignored; any
+// other keyword is an error, so that the schemas cannot use one this
+// validator would let pass unchecked.
 func Validate(schema, instance any) error {
 	return validate(schema, schema, instance)
 }

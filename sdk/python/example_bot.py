@@ -20,6 +20,9 @@ RESERVE = 200
 
 class Example(gopoly_bot.Bot):
     name = "example"
+    # It reads the decision, the legal actions and the view: gopoly need
+    # not send the rest.
+    omit = ("text", "notation", "trade", "events")
 
     def decide(self, d):
         kind = d.kind

@@ -19,7 +19,7 @@ HOST:PORT``::
 and at the table: ``gopoly play --bots 'exec:python3 greedy.py',baseline``.
 
 ``decide`` gets a Decision (the decision, its legal options, the seat's
-view and the events since the last decision) and returns an action as a
+view as a gopoly snapshot and the events since the last decision) and returns an action as a
 dict such as ``{"kind": "bid", "amount": 120}``, or an Answer with
 speech and thought. Anything printed to stdout would break the protocol:
 print to stderr, which gopoly keeps in its log.
@@ -162,6 +162,10 @@ class Bot(object):
     """Subclass and override decide; the other methods are notifications."""
 
     name = "python-bot"
+    # Parts of each decision the bot does not read, which gopoly then
+    # neither builds nor sends: any of "text", "notation" (in options),
+    # "trade" (the trade options) and "events".
+    omit = ()
 
     def start(self, game):
         """A game begins: game is the start message (seat, rules, budget...)."""
@@ -196,6 +200,8 @@ def serve(bot, rfile, wfile):
             game = msg
             bot.start(msg)
             reply = {"type": "ready", "protocol": PROTOCOL, "name": bot.name}
+            if bot.omit:
+                reply["omit"] = list(bot.omit)
         elif kind == "decide":
             ans = bot.decide(Decision(msg, game))
             if not isinstance(ans, Answer):

@@ -9,9 +9,11 @@
 // It plays a plain strategy, always from the legal options it is sent:
 // buy while it keeps a reserve, bid up to the price, build whatever is
 // offered, raise cash by mortgaging before selling, leave jail early,
-// reject trades. It decodes only the parts of each message it reads,
-// which keeps a decision cheap: the benchmark of protocol overhead
-// (extbot's BenchmarkGoBot) plays it.
+// reject trades. It is also built to be quick, as the benchmark of the
+// protocol's cost (extbot's BenchmarkGoBot) plays it: it asks gopoly to
+// omit what it does not read, picks out of each message the few values
+// it reads (json.go), and polls its input for a while before sleeping
+// (-spin).
 package main
 
 import (
@@ -23,6 +25,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"time"
 )
 
 // message is what gobot reads of gopoly's messages: the keys it needs.
@@ -65,11 +68,12 @@ const reserve = 200
 
 func main() {
 	listen := flag.String("listen", "", "serve gopoly over TCP at this address instead of stdin/stdout")
+	spin := flag.Duration("spin", 50*time.Microsecond, "poll stdin without sleeping this long before waiting for gopoly's next message (0: wait at once)")
 	flag.Parse()
 	log.SetPrefix("gobot: ")
 	log.SetFlags(0)
 	if *listen == "" {
-		if err := serve(os.Stdin, os.Stdout); err != nil {
+		if err := serve(input(*spin), os.Stdout); err != nil {
 			log.Fatal(err)
 		}
 		return
