@@ -54,8 +54,11 @@
 // answers of the seat that decides, the listable ones as action JSON and
 // the parametric ones by their bounds (bids, sealed limits, what a trade
 // may hold); Snapshot the whole public position for a seat or a
-// spectator; Event one event as a viewer may see it, with exactly the
-// keys of its kind. None of them ever holds the order of the decks, the
+// spectator, and Board and State the same split into what never changes
+// and what does, for a client told of the board once; Event one event as
+// a viewer may see it, with exactly the keys of its kind. State,
+// Decision, Options and Event also write their JSON by hand
+// (AppendJSON), for the messages sent at every decision. None of them ever holds the order of the decks, the
 // generator, another player's private thought or another seat's sealed
 // limit.
 //
