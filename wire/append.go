@@ -1,6 +1,9 @@
 package wire
 
-import "strconv"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // The AppendJSON methods write the JSON of the values a program is sent
 // at each of its decisions (extbot's decide message) without reflection:
@@ -57,30 +60,25 @@ func (o *object) ints(k string, v []int) {
 
 func (o *object) strs(k string, v []string) {
 	o.key(k)
-	if v == nil {
-		o.b = append(o.b, "null"...)
-		return
-	}
-	o.b = append(o.b, '[')
-	for i, s := range v {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = AppendString(o.b, s)
-	}
-	o.b = append(o.b, ']')
+	o.b = appendArray(o.b, v, func(b []byte, s *string) []byte { return AppendString(b, *s) })
 }
 
 func appendInts(b []byte, v []int) []byte {
-	if v == nil {
+	return appendArray(b, v, func(b []byte, n *int) []byte { return strconv.AppendInt(b, int64(*n), 10) })
+}
+
+// appendArray writes l as a JSON array, each element by f; nil is null,
+// as encoding/json writes a nil slice.
+func appendArray[T any](b []byte, l []T, f func(b []byte, e *T) []byte) []byte {
+	if l == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, n := range v {
+	for i := range l {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = f(b, &l[i])
 	}
 	return append(b, ']')
 }
@@ -105,18 +103,7 @@ func (s *State) AppendJSON(b []byte) []byte {
 	o.ints("houses", s.Houses)
 	o.ints("mortgaged", s.Mortgaged)
 	o.key("players")
-	if s.Players == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i := range s.Players {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = s.Players[i].appendJSON(o.b)
-		}
-		o.b = append(o.b, ']')
-	}
+	o.b = appendArray(o.b, s.Players, func(b []byte, p *PlayerBrief) []byte { return p.appendJSON(b) })
 	return o.close()
 }
 
@@ -181,19 +168,8 @@ func (op *Options) AppendJSON(b []byte) []byte {
 	o := openObject(b)
 	o.str("decision", op.Decision.String())
 	o.int("player", op.Player)
-	o.key("actions")
-	if op.Actions == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i, a := range op.Actions {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = append(o.b, a...) // EncodeAction's compact JSON
-		}
-		o.b = append(o.b, ']')
-	}
+	o.key("actions") // EncodeAction's compact JSON, as it is
+	o.b = appendArray(o.b, op.Actions, func(b []byte, a *json.RawMessage) []byte { return append(b, *a...) })
 	if op.Notation != nil {
 		o.strs("notation", op.Notation)
 	}
@@ -232,22 +208,13 @@ func (t *TradeOptions) appendJSON(b []byte) []byte {
 	o.key("give")
 	o.b = t.Give.appendJSON(o.b)
 	o.key("partners")
-	if t.Partners == nil {
-		o.b = append(o.b, "null"...)
-	} else {
-		o.b = append(o.b, '[')
-		for i := range t.Partners {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			p := openObject(o.b)
-			p.int("seat", t.Partners[i].Seat)
-			p.key("get")
-			p.b = t.Partners[i].Get.appendJSON(p.b)
-			o.b = p.close()
-		}
-		o.b = append(o.b, ']')
-	}
+	o.b = appendArray(o.b, t.Partners, func(b []byte, tp *TradePartner) []byte {
+		p := openObject(b)
+		p.int("seat", tp.Seat)
+		p.key("get")
+		p.b = tp.Get.appendJSON(p.b)
+		return p.close()
+	})
 	return o.close()
 }
 

@@ -1,7 +1,6 @@
 package wire
 
 import (
-
 	"github.com/gopoly/gopoly/monopoly"
 )
 
