@@ -399,12 +399,12 @@ func TestTCPAndSchema(t *testing.T) {
 	}
 	schema := dec(extbot.Schema)
 	types := map[string]int{}
-	for _, mode := range []string{"good", "illegal"} {
+	for _, mode := range []string{"good", "illegal", "lean"} {
 		var rec recorder
 		addr := rec.serve(t, mode)
 		log := filepath.Join(t.TempDir(), "bot.log")
 		sim(t, "{max_rounds: 30, deal_protocol: sealed}", 2, "tcp:decision=2s log="+log+" "+addr, "baseline", "baseline")
-		if mode == "good" && strings.Contains(readLog(t, log), "the fallback answers") {
+		if mode != "illegal" && strings.Contains(readLog(t, log), "the fallback answers") {
 			t.Errorf("over TCP the fallback answered:\n%s", clipLog(readLog(t, log)))
 		}
 		rec.mu.Lock()
@@ -423,7 +423,7 @@ func TestTCPAndSchema(t *testing.T) {
 		}
 	}
 	// The schema refuses what is not a message.
-	for _, bad := range []string{`{"type":"answer","id":0,"action":{"kind":"buy"}}`, `{"type":"ready","protocol":1}`, `{"type":"hello"}`, `{"type":"answer","id":1}`} {
+	for _, bad := range []string{`{"type":"answer","id":0,"action":{"kind":"buy"}}`, `{"type":"ready","protocol":1}`, `{"type":"ready","protocol":2,"omit":["view"]}`, `{"type":"hello"}`, `{"type":"answer","id":1}`} {
 		if jsonschema.Validate(schema, dec([]byte(bad))) == nil {
 			t.Errorf("the schema admits %s", bad)
 		}
