@@ -200,35 +200,65 @@ func TestGoBot(t *testing.T) {
 	sim(t, "{max_rounds: 100, speed_die: true}", 2, bot, "baseline")
 	sim(t, "{max_rounds: 100, deal_protocol: sealed}", 2, bot, "baseline")
 
-	tour := func() string {
-		tn, err := arena.NewTournament(arena.TournamentConfig{Rules: monopolytest.Rules(t, "max_rounds: 100"),
-			Bots: []string{bot, "baseline"}, Players: 2, Games: 4, Seed: 3, Workers: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out bytes.Buffer
-		if err := tn.Play(context.Background(), func(g arena.TournamentGame) error {
-			return json.NewEncoder(&out).Encode(g)
-		}); err != nil {
-			t.Fatal(err)
-		}
-		return out.String()
-	}
-	if a, b := tour(), tour(); a != b {
+	if a, b := tournament(t, 4, bot, "baseline"), tournament(t, 4, bot, "baseline"); a != b {
 		t.Errorf("the same tournament played differently:\n%s\n%s", a, b)
 	}
+	experiment(t, 3, bot, "baseline", "baseline")
+	if got := readLog(t, log); strings.Contains(got, "the fallback answers") {
+		t.Errorf("the Go bot was answered for:\n%s", clipLog(got))
+	}
+}
 
-	spec := fmt.Sprintf("name: ext\nseeds: {start: 1, count: 3}\nrules: {max_rounds: 100}\nvariants:\n  - name: go\n    seats: [%q, baseline, baseline]\n    rotate: true\n", bot)
+// tournament plays a tournament of games among bots, one seat each, and
+// returns its games as JSON lines.
+func tournament(t *testing.T, games int, bots ...string) string {
+	t.Helper()
+	tn, err := arena.NewTournament(arena.TournamentConfig{Rules: monopolytest.Rules(t, "max_rounds: 100"),
+		Bots: bots, Players: len(bots), Games: games, Seed: 3, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := tn.Play(context.Background(), func(g arena.TournamentGame) error {
+		return json.NewEncoder(&out).Encode(g)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != games {
+		t.Fatalf("%d games of %d played", n, games)
+	}
+	return out.String()
+}
+
+// experiment runs an experiment of one variant seating bots, rotated,
+// over seeds games.
+func experiment(t *testing.T, seeds int, bots ...string) {
+	t.Helper()
+	seats, _ := json.Marshal(bots)
+	spec := fmt.Sprintf("name: ext\nseeds: {start: 1, count: %d}\nrules: {max_rounds: 100}\nvariants:\n  - name: ext\n    seats: %s\n    rotate: true\n", seeds, seats)
 	e, err := arena.ParseExperiment("ext.yaml", []byte(spec))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep, err := e.Run(context.Background(), arena.RunOptions{Dir: t.TempDir(), Workers: 2})
-	if err != nil || rep.Played != 3 {
+	if err != nil || rep.Played != seeds {
 		t.Fatalf("%+v %v", rep, err)
 	}
-	if got := readLog(t, log); strings.Contains(got, "the fallback answers") {
-		t.Errorf("the Go bot was answered for:\n%s", clipLog(got))
+}
+
+// The Python example bot and a Monopyly-style AI through the host play a
+// tournament and an experiment together.
+func TestPythonAndMonopylyRuns(t *testing.T) {
+	py := python(t)
+	logs := t.TempDir()
+	pyBot := fmt.Sprintf("exec:log=%s %s ../sdk/python/example_bot.py", filepath.Join(logs, "py.log"), py)
+	ai := "monopyly:log=" + filepath.Join(logs, "ai.log") + " testdata/AIs/Trader"
+	tournament(t, 3, pyBot, ai, "baseline")
+	experiment(t, 2, pyBot, ai, "baseline")
+	for _, l := range []string{"py.log", "ai.log"} {
+		if got := readLog(t, filepath.Join(logs, l)); strings.Contains(got, "the fallback answers") {
+			t.Errorf("%s: the fallback answered:\n%s", l, clipLog(got))
+		}
 	}
 }
 
