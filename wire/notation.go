@@ -3,14 +3,12 @@ package wire
 import (
 	"fmt"
 	"math/bits"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"weak"
 
+	"github.com/gopoly/gopoly/internal/rulescache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -665,25 +663,20 @@ func (n Notation) square(sq int) string {
 	return squareWords(r)[sq]
 }
 
-// squareWords caches each rules' squareWord of every square: options
-// write several at every decision, and each compares the square's name
-// with every other. An entry goes when its rules are collected.
+// squareWords are the squareWord of every square of r, computed once per
+// rules: options write several at every decision, and each compares the
+// square's name with every other.
 func squareWords(r *monopoly.Rules) []string {
-	key := weak.Make(r)
-	if w, ok := squareWordCache.Load(key); ok {
-		return w.([]string)
-	}
-	w := make([]string, len(r.Squares))
-	for sq := range w {
-		w[sq] = squareWord(r, sq)
-	}
-	if _, loaded := squareWordCache.LoadOrStore(key, w); !loaded {
-		runtime.AddCleanup(r, func(key weak.Pointer[monopoly.Rules]) { squareWordCache.Delete(key) }, key)
-	}
-	return w
+	return squareWordCache.Get(r, func(r *monopoly.Rules) []string {
+		w := make([]string, len(r.Squares))
+		for sq := range w {
+			w[sq] = squareWord(r, sq)
+		}
+		return w
+	})
 }
 
-var squareWordCache sync.Map // weak.Pointer[monopoly.Rules] → []string
+var squareWordCache rulescache.Cache[[]string]
 
 // squareWord writes square sq of r so that it reads back as itself.
 func squareWord(r *monopoly.Rules, sq int) string {

@@ -2,8 +2,8 @@ package personality
 
 import (
 	"slices"
-	"sync"
 
+	"github.com/gopoly/gopoly/internal/rulescache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -38,33 +38,13 @@ type landingModel struct {
 	rel [monopoly.MaxSquares]float64
 }
 
-var landingCache struct {
-	sync.Mutex
-	m map[*monopoly.Rules]*landingEntry
-}
-
-type landingEntry struct {
-	once  sync.Once
-	model *landingModel
-}
+// landingCache holds the model of each rules object in use.
+var landingCache rulescache.Cache[*landingModel]
 
 // landingFor returns the model of r, measuring it on first use. Games
 // running concurrently on the same rules share one measurement; the
 // measurement depends on the rules only, so it is the same in every game.
-func landingFor(r *monopoly.Rules) *landingModel {
-	landingCache.Lock()
-	if landingCache.m == nil {
-		landingCache.m = map[*monopoly.Rules]*landingEntry{}
-	}
-	e := landingCache.m[r]
-	if e == nil {
-		e = &landingEntry{}
-		landingCache.m[r] = e
-	}
-	landingCache.Unlock()
-	e.once.Do(func() { e.model = measureLanding(r) })
-	return e.model
-}
+func landingFor(r *monopoly.Rules) *landingModel { return landingCache.Get(r, measureLanding) }
 
 // measureLanding plays landingRolls rolls of players that never buy and
 // leave jail at once (the usual early-game policy) and derives the yields.
