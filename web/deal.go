@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gopoly/gopoly/deal"
 )
@@ -24,8 +25,13 @@ import (
 
 const dealHuman, dealAgent = 0, 1
 
+// maxDealGames bounds the Deal games kept in memory: past it, starting
+// one drops the one left longest untouched (its record stays on disk).
+const maxDealGames = 1000
+
 type dealGame struct {
 	mu     sync.Mutex
+	used   time.Time // when its page or a move last asked for it; under Server.mu
 	id     string
 	token  string
 	policy string
@@ -137,7 +143,7 @@ func (s *Server) dealCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.deals[dg.id] = dg
+	s.keepDeal(dg)
 	s.mu.Unlock()
 	link := "/deal/" + dg.id + "?token=" + dg.token
 	if wantsJSON(r) {
@@ -145,6 +151,22 @@ func (s *Server) dealCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, link, http.StatusSeeOther)
+}
+
+// keepDeal adds dg to the games in memory, dropping the least recently
+// used while there are s.maxDeals or more. Called with s.mu held.
+func (s *Server) keepDeal(dg *dealGame) {
+	for len(s.deals) >= s.maxDeals {
+		var oldest *dealGame
+		for _, g := range s.deals {
+			if oldest == nil || g.used.Before(oldest.used) {
+				oldest = g
+			}
+		}
+		delete(s.deals, oldest.id)
+	}
+	dg.used = time.Now()
+	s.deals[dg.id] = dg
 }
 
 // dealAgentPlays lets the agent move until it is the person's turn or the
@@ -192,9 +214,12 @@ func (s *Server) dealSave(dg *dealGame) error {
 func (s *Server) dealOf(w http.ResponseWriter, r *http.Request) (*dealGame, bool) {
 	s.mu.Lock()
 	dg, ok := s.deals[r.PathValue("id")]
+	if ok {
+		dg.used = time.Now()
+	}
 	s.mu.Unlock()
 	if !ok {
-		s.fail(w, r, http.StatusNotFound, "not_found", "no Monopoly Deal game "+r.PathValue("id")+" (games live until the server stops; their records stay in the deal directory)")
+		s.fail(w, r, http.StatusNotFound, "not_found", fmt.Sprintf("no Monopoly Deal game %s (games live until the server stops, and the %d most recently played; their records stay in the deal directory)", r.PathValue("id"), maxDealGames))
 		return nil, false
 	}
 	if subtle.ConstantTimeCompare([]byte(token(r)), []byte(dg.token)) != 1 {

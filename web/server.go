@@ -52,12 +52,13 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu     sync.Mutex
-	pacers map[string]*pacer
-	deals  map[string]*dealGame
-	feeds  map[feedKey]*feed
-	oddsOf map[string]oddsEntry // by game: the last chances to win
-	wg     sync.WaitGroup
+	mu       sync.Mutex
+	pacers   map[string]*pacer
+	deals    map[string]*dealGame // at most maxDeals
+	maxDeals int
+	feeds    map[feedKey]*feed
+	oddsOf   map[string]oddsEntry // by game: the last chances to win
+	wg       sync.WaitGroup
 }
 
 // New returns a server of o.Sessions.
@@ -66,7 +67,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}, feeds: map[feedKey]*feed{}, oddsOf: map[string]oddsEntry{}}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: map[string]oddsEntry{}}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])

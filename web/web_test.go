@@ -543,6 +543,46 @@ func TestLab(t *testing.T) {
 // A Monopoly Deal game against the bundled agent plays to its end through
 // the handlers; its record is kept and replays to the same result; bad
 // moves and tokens change nothing.
+// Past the bound on games in memory, starting a Deal game drops the one
+// left longest untouched; the others play on, and its record stays.
+func TestDealGamesBounded(t *testing.T) {
+	ts := newTestServer(t)
+	ts.maxDeals = 2
+	create := func() (path, tok string) {
+		req, _ := http.NewRequest("POST", ts.http.URL+"/deal", strings.NewReader(url.Values{"csrf": {ts.csrf}, "policy": {"bundled"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var created struct{ ID, Link string }
+		json.NewDecoder(res.Body).Decode(&created)
+		return "/deal/" + created.ID + "/state?token=" + tokenOf(created.Link), created.ID
+	}
+	status := func(path string) int {
+		res, _ := ts.do(t, "GET", path, "", nil)
+		return res.StatusCode
+	}
+	first, _ := create()
+	second, secondID := create()
+	if status(first) != 200 || status(second) != 200 {
+		t.Fatal("the first two games")
+	}
+	status(first) // the first is now the more recent
+	third, _ := create()
+	if status(first) != 200 || status(third) != 200 {
+		t.Error("a game in use was dropped")
+	}
+	if got := status(second); got != 404 {
+		t.Errorf("the game left longest untouched: %d, want 404", got)
+	}
+	if _, err := os.Stat(filepath.Join(ts.o.DealDir, "games", secondID+".json")); err != nil {
+		t.Errorf("its record: %v", err)
+	}
+}
+
 func TestDealGame(t *testing.T) {
 	ts := newTestServer(t)
 	req, _ := http.NewRequest("POST", ts.http.URL+"/deal", strings.NewReader(url.Values{"csrf": {ts.csrf}, "policy": {"bundled"}}.Encode()))
