@@ -222,14 +222,14 @@ func (r *runner) movement(p *policySpec, d monopoly.Decision) int {
 		return p.triples
 	}
 	d1, d2 := r.g.LastRoll()
-	steps := d1 + d2
+	to := monopoly.BusSquares(d.Square, d1, d2, len(r.s.rules.Squares))
 	switch p.Bus {
 	case "die1":
-		steps = d1
+		return to[0]
 	case "die2":
-		steps = d2
+		return to[1]
 	}
-	return (d.Square + steps) % len(r.s.rules.Squares)
+	return to[2]
 }
 
 // raiseCash is the fixed order of FORMAT.md: sell a building from the

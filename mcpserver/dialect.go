@@ -295,12 +295,11 @@ func movementSquare(p *session.Pending, keys map[string]json.RawMessage) (int, e
 	if d.Kind != monopoly.DecisionMovement || d.Amount == 0 {
 		return 0, fmt.Errorf("choice %q is the Bus's: the decision is %s (after triples give location)", choice, d.Kind)
 	}
-	dice := p.View.Dice
-	steps := map[string]int{"die1": dice[0], "die2": dice[1], "total": dice[0] + dice[1]}[choice]
-	if steps == 0 {
+	i := slices.Index(busMoves, choice)
+	if i < 0 {
 		return 0, fmt.Errorf("choice: want one of %s, got %q", strings.Join(busMoves, ", "), choice)
 	}
-	return (d.Square + steps) % len(p.View.Board), nil
+	return monopoly.BusSquares(d.Square, p.View.Dice[0], p.View.Dice[1], len(p.View.Board))[i], nil
 }
 
 // squareKinds are monopoly-mcp's kinds that act on one square: the key
@@ -659,11 +658,9 @@ func toMCP(p *session.Pending, a optionAction) *mcpPayload {
 	case "move":
 		if d.Amount > 0 && a.Square != nil {
 			// The Bus: name the move by the die, as monopoly-mcp does.
-			dice, n := p.View.Dice, len(p.View.Board)
-			for i, steps := range []int{dice[0], dice[1], dice[0] + dice[1]} {
-				if (d.Square+steps)%n == *a.Square {
-					return &mcpPayload{Kind: "movementChoice", Choice: busMoves[i]}
-				}
+			to := monopoly.BusSquares(d.Square, p.View.Dice[0], p.View.Dice[1], len(p.View.Board))
+			if i := slices.Index(to[:], *a.Square); i >= 0 {
+				return &mcpPayload{Kind: "movementChoice", Choice: busMoves[i]}
 			}
 		}
 		return &mcpPayload{Kind: "movementChoice", Location: a.Square}

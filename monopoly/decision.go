@@ -583,10 +583,7 @@ func (g *Game) LegalActions(buf []Action) []Action {
 			break
 		}
 		// The Bus: the squares of its three moves, in board order, once each.
-		var to [3]int
-		for i, s := range busSteps(int(g.lastRoll[0]), int(g.lastRoll[1])) {
-			to[i] = (int(t.sq) + s) % len(g.rules.Squares)
-		}
+		to := BusSquares(int(t.sq), int(g.lastRoll[0]), int(g.lastRoll[1]), len(g.rules.Squares))
 		slices.Sort(to[:])
 		for i, sq := range to {
 			if i == 0 || sq != to[i-1] {

@@ -198,6 +198,17 @@ func (g *Game) mrMonopoly(p int8) {
 // d1, d2: either die, or both.
 func busSteps(d1, d2 int) [3]int { return [3]int{d1, d2, d1 + d2} }
 
+// BusSquares are the squares the speed die's Bus offers a player standing
+// on square from of a board of n squares after the white dice d1 and d2:
+// by the first die, by the second, by both. Two may be the same square.
+func BusSquares(from, d1, d2, n int) [3]int {
+	var to [3]int
+	for i, s := range busSteps(d1, d2) {
+		to[i] = (from + s) % n
+	}
+	return to
+}
+
 // movementSteps returns how far p moves forward to reach sq under the
 // pending movement decision t, or -1 when sq is not a choice.
 func (g *Game) movementSteps(t *task, sq int) int {
