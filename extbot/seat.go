@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
@@ -32,6 +33,8 @@ type Seat struct {
 	c     *conn
 	l     link
 	games int // games started on this link
+	// game is games for the goroutine that logs the program's stderr.
+	game atomic.Int64
 
 	// The game under way.
 	rules   *monopoly.Rules
@@ -200,6 +203,7 @@ func (s *Seat) handshake(v monopoly.View) error {
 		}
 	}
 	s.games++
+	s.game.Store(int64(s.games))
 	rules, err := json.Marshal(s.rules)
 	if err != nil {
 		return fatal("extbot: rules: %v", err)
@@ -252,10 +256,11 @@ func (s *Seat) connect() error {
 		return err
 	}
 	s.l, s.c, s.games = l, newConn(l), 0
+	s.game.Store(0)
 	return nil
 }
 
-func (s *Seat) stderr(line string) { s.log.Info("stderr", "game", s.games, "line", line) }
+func (s *Seat) stderr(line string) { s.log.Info("stderr", "game", s.game.Load(), "line", line) }
 
 // write sends one message (but Decide, the message of every decision,
 // which ask writes without reflection).
