@@ -60,6 +60,12 @@ type Driver struct {
 	// Applied, if set, is called after every accepted action with the
 	// seat and its answer; an error stops Run and is returned.
 	Applied func(g *monopoly.Game, seat int, ans Answer) error
+	// Think, if set, is called with true before a player makes its
+	// answer (when Words is set, or an Asker answers) and with false
+	// after, even if it panics: a session lets go of its lock between
+	// them, so that the game can be read while a slow player (a language
+	// model, a program) thinks. The game must not change meanwhile.
+	Think func(thinking bool)
 
 	// followers are the Agents that follow the game, found by Run; nil
 	// when none do. Held through a pointer so that escape analysis, which
@@ -106,7 +112,7 @@ func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, e
 			}
 			continue
 		case p < len(d.Agents) && d.Agents[p] != nil:
-			ans = Respond(d.Agents[p], g.View(p), g.Pending(), d.Words)
+			ans = d.respond(d.Agents[p], g.View(p), g.Pending())
 		case p < len(d.Askers) && d.Askers[p] != nil:
 			if ans, err = d.ask(ctx, d.Askers[p], g, p); err != nil {
 				return n, StopWaiting, &SeatError{Seat: p, Err: err}
@@ -121,7 +127,20 @@ func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, e
 	return n, StopOver, nil
 }
 
+// respond is Respond, between the calls to Think.
+func (d *Driver) respond(a Agent, v monopoly.View, dec monopoly.Decision) Answer {
+	if d.Think != nil {
+		d.Think(true)
+		defer d.Think(false)
+	}
+	return Respond(a, v, dec, d.Words)
+}
+
 func (d *Driver) ask(ctx context.Context, a Asker, g *monopoly.Game, p int) (Answer, error) {
+	if d.Think != nil {
+		d.Think(true)
+		defer d.Think(false)
+	}
 	if d.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d.Timeout)

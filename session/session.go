@@ -18,7 +18,11 @@ import (
 // Session is one game in play. Its methods may be called from many
 // goroutines; each session serialises them.
 type Session struct {
-	m       *Manager
+	m *Manager
+	// play is held by what changes the game (Advance, submit), and mu by
+	// every call, except while a player thinks (think): the game can be
+	// read meanwhile, and play keeps it from changing.
+	play    sync.Mutex
 	mu      sync.Mutex
 	id      string
 	parent  string
@@ -203,7 +207,7 @@ func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
 	s := &Session{m: m, id: id, setup: setup, c: c, digest: wire.NewDigest()}
 	s.g = monopoly.New(c.rules, len(setup.Seats), setup.Seed)
 	s.g.Record(true)
-	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied}
+	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied, Think: s.think}
 	players := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
 		players[i] = string(seat.Kind)
@@ -308,6 +312,8 @@ func (s *Session) progress(played int) Progress {
 // Advance plays the bot seats until a waiting seat must decide or the
 // game ends, at most max answers (0: no limit), and commits them.
 func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
+	s.play.Lock()
+	defer s.play.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(); err != nil {
@@ -321,6 +327,17 @@ func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
 		return Progress{}, err
 	}
 	return s.progress(n), nil
+}
+
+// think lets go of the session's lock while a player makes its answer
+// (thinking), so that a slow player (a language model) does not hold up
+// those who read the game; s.play, held, keeps the game as it is.
+func (s *Session) think(thinking bool) {
+	if thinking {
+		s.mu.Unlock()
+	} else {
+		s.mu.Lock()
+	}
 }
 
 // playBots runs the bots (at most max answers, 0: no limit). A bot's
@@ -370,6 +387,8 @@ func given(ans agent.Answer) func(int) (agent.Answer, error) {
 // and the answer; at, unless negative, is the length of the log the
 // answer was made for.
 func (s *Session) submit(ctx context.Context, token string, at int, answer func(seat int) (agent.Answer, error), advance bool) (Progress, error) {
+	s.play.Lock()
+	defer s.play.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(); err != nil {
