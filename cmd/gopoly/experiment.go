@@ -402,9 +402,13 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 		}
 		r := v.Rounds
 		fmt.Fprintf(w, "rounds: mean %.1f ± %.1f, median %.0f, p10 %.0f, p90 %.0f, max %.0f\n\n", r.Mean, r.CI95, r.Median, r.P10, r.P90, r.Max)
-		fmt.Fprintf(w, "%-4s %-12s %6s %7s  %-16s\n", "seat", "bot", "wins", "rate", "95% CI")
+		nw := 0
 		for _, ss := range v.Seats {
-			fmt.Fprintf(w, "%-4d %-12s %6d %6.1f%%  [%.1f%%, %.1f%%]\n", ss.Seat, ss.Bot, ss.Wins, 100*ss.WinRate, 100*ss.CI95[0], 100*ss.CI95[1])
+			nw = nameWidth(nw, ss.Bot)
+		}
+		fmt.Fprintf(w, "%-4s %-*s %6s %7s  %-16s\n", "seat", nw, "bot", "wins", "rate", "95% CI")
+		for _, ss := range v.Seats {
+			fmt.Fprintf(w, "%-4d %-*s %6d %6.1f%%  [%.1f%%, %.1f%%]\n", ss.Seat, nw, ss.Bot, ss.Wins, 100*ss.WinRate, 100*ss.CI95[0], 100*ss.CI95[1])
 		}
 		for _, ss := range v.Seats {
 			printMeasures(w, fmt.Sprintf("seat %d %s", ss.Seat, ss.Bot), ss.Measures)
@@ -413,16 +417,16 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 			continue
 		}
 		behaviour = true
-		fmt.Fprintf(w, "\nper game (means)  %7s %7s %6s %5s %5s %5s %5s %5s %5s %6s %6s %6s %6s %5s %5s %5s %7s\n",
-			"cash", "min", "bought", "bids", "won", "prop", "acc", "recv", "acc'd", "houses", "hotels", "1stbld", "jail", "fines", "mortg", "bkrpt", "worth")
+		fmt.Fprintf(w, "\n%-*s %7s %7s %6s %5s %5s %5s %5s %5s %5s %6s %6s %6s %6s %5s %5s %5s %7s\n",
+			5+nw, "per game (means)", "cash", "min", "bought", "bids", "won", "prop", "acc", "recv", "acc'd", "houses", "hotels", "1stbld", "jail", "fines", "mortg", "bkrpt", "worth")
 		for _, ss := range v.Seats {
 			b := ss.Behaviour
 			first := "-"
 			if b.FirstBuildRoundMean != nil {
 				first = fmt.Sprintf("%.1f", *b.FirstBuildRoundMean)
 			}
-			fmt.Fprintf(w, "%-4d %-12s %7.0f %7.0f %6.2f %5.2f %5.2f %5.2f %5.2f %5.2f %5.2f %6.2f %6.2f %6s %6.2f %5.2f %5.2f %5.2f %7.0f\n",
-				ss.Seat, ss.Bot, b.MeanCash, b.MinCash, b.PropertiesBought, b.AuctionBids, b.AuctionsWon, b.TradesProposed,
+			fmt.Fprintf(w, "%-4d %-*s %7.0f %7.0f %6.2f %5.2f %5.2f %5.2f %5.2f %5.2f %5.2f %6.2f %6.2f %6s %6.2f %5.2f %5.2f %5.2f %7.0f\n",
+				ss.Seat, nw, ss.Bot, b.MeanCash, b.MinCash, b.PropertiesBought, b.AuctionBids, b.AuctionsWon, b.TradesProposed,
 				b.TradesAccepted, b.TradesReceived, b.TradesAcceptedWhenReceived, b.HousesBuilt, b.HotelsBuilt, first,
 				b.JailTurnsServed, b.JailFinesPaid, b.Mortgages, b.Bankruptcies, b.NetWorthMean)
 		}

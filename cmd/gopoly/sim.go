@@ -10,6 +10,7 @@ import (
 	"sort"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -127,6 +128,16 @@ the games finished before it are reported, then the error (exit 1).`,
 	return cmd
 }
 
+// nameWidth is the width of a column of bot names: at least 12, and w
+// or more, wide enough for names.
+func nameWidth(w int, names ...string) int {
+	w = max(w, 12)
+	for _, n := range names {
+		w = max(w, utf8.RuneCountInString(n))
+	}
+	return w
+}
+
 func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "games        %d (%s, %d tied)\n", s.Games, endings(s.Finished, s.Capped, s.Stalled, maxRounds), s.Ties)
@@ -136,9 +147,13 @@ func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 	fmt.Fprintf(w, "rolls        %d (%.0f per game)\n", s.Rolls, perGame(s.Rolls))
 	fmt.Fprintf(w, "decisions    %d (%.0f per game)\n", s.Decisions, perGame(s.Decisions))
 	fmt.Fprintf(w, "rounds       mean %.1f, median %.1f\n", s.RoundsMean, s.RoundsMed)
-	fmt.Fprintf(w, "\n%-6s %-12s %8s %8s   %s\n", "seat", "bot", "wins", "rate", "95% CI")
+	nw := 0
 	for _, sw := range s.WinRates {
-		fmt.Fprintf(w, "%-6d %-12s %8d %7.1f%%   [%.1f%%, %.1f%%]\n", sw.Seat, sw.Bot, sw.Wins, 100*sw.Rate, 100*sw.CI95[0], 100*sw.CI95[1])
+		nw = nameWidth(nw, sw.Bot)
+	}
+	fmt.Fprintf(w, "\n%-6s %-*s %8s %8s   %s\n", "seat", nw, "bot", "wins", "rate", "95% CI")
+	for _, sw := range s.WinRates {
+		fmt.Fprintf(w, "%-6d %-*s %8d %7.1f%%   [%.1f%%, %.1f%%]\n", sw.Seat, nw, sw.Bot, sw.Wins, 100*sw.Rate, 100*sw.CI95[0], 100*sw.CI95[1])
 	}
 	if len(s.ByBot) > 1 {
 		names := make([]string, 0, len(s.ByBot))
@@ -146,10 +161,10 @@ func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		fmt.Fprintf(w, "\n%-12s %6s %8s %12s   %s\n", "bot", "seats", "wins", "per seat", "95% CI")
+		fmt.Fprintf(w, "\n%-*s %6s %8s %12s   %s\n", nw, "bot", "seats", "wins", "per seat", "95% CI")
 		for _, n := range names {
 			b := s.ByBot[n]
-			fmt.Fprintf(w, "%-12s %6d %8d %11.1f%%   [%.1f%%, %.1f%%]\n", n, b.Seats, b.Wins, 100*b.Rate, 100*b.CI95[0], 100*b.CI95[1])
+			fmt.Fprintf(w, "%-*s %6d %8d %11.1f%%   [%.1f%%, %.1f%%]\n", nw, n, b.Seats, b.Wins, 100*b.Rate, 100*b.CI95[0], 100*b.CI95[1])
 		}
 	}
 }
