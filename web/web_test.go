@@ -540,26 +540,33 @@ func TestLab(t *testing.T) {
 	}
 }
 
-// A Monopoly Deal game against the bundled agent plays to its end through
-// the handlers; its record is kept and replays to the same result; bad
-// moves and tokens change nothing.
+// createDeal starts a Monopoly Deal game against the bundled agent, as
+// the lobby's form does, and returns its id and token.
+func (ts *testServer) createDeal(t *testing.T) (id, tok string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", ts.http.URL+"/deal", strings.NewReader(url.Values{"csrf": {ts.csrf}, "policy": {"bundled"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var created struct{ ID, Link string }
+	if err := json.NewDecoder(res.Body).Decode(&created); err != nil {
+		t.Fatal(err)
+	}
+	return created.ID, tokenOf(created.Link)
+}
+
 // Past the bound on games in memory, starting a Deal game drops the one
 // left longest untouched; the others play on, and its record stays.
 func TestDealGamesBounded(t *testing.T) {
 	ts := newTestServer(t)
 	ts.maxDeals = 2
-	create := func() (path, tok string) {
-		req, _ := http.NewRequest("POST", ts.http.URL+"/deal", strings.NewReader(url.Values{"csrf": {ts.csrf}, "policy": {"bundled"}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Accept", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var created struct{ ID, Link string }
-		json.NewDecoder(res.Body).Decode(&created)
-		return "/deal/" + created.ID + "/state?token=" + tokenOf(created.Link), created.ID
+	create := func() (path, id string) {
+		id, tok := ts.createDeal(t)
+		return "/deal/" + id + "/state?token=" + tok, id
 	}
 	status := func(path string) int {
 		res, _ := ts.do(t, "GET", path, "", nil)
@@ -583,20 +590,13 @@ func TestDealGamesBounded(t *testing.T) {
 	}
 }
 
+// A Monopoly Deal game against the bundled agent plays to its end through
+// the handlers; its record is kept and replays to the same result; bad
+// moves and tokens change nothing.
 func TestDealGame(t *testing.T) {
 	ts := newTestServer(t)
-	req, _ := http.NewRequest("POST", ts.http.URL+"/deal", strings.NewReader(url.Values{"csrf": {ts.csrf}, "policy": {"bundled"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created struct{ ID, Link string }
-	json.NewDecoder(res.Body).Decode(&created)
-	res.Body.Close()
-	tok := tokenOf(created.Link)
-	path := "/deal/" + created.ID
+	id, tok := ts.createDeal(t)
+	path := "/deal/" + id
 	if res, _ := ts.do(t, "GET", path+"/state", "", nil); res.StatusCode != 403 {
 		t.Fatalf("state without the token: %d", res.StatusCode)
 	}
@@ -633,7 +633,7 @@ func TestDealGame(t *testing.T) {
 	if agentMoves == 0 || v.Result == "" {
 		t.Fatalf("a game with %d agent moves shown with their probability, result %q", agentMoves, v.Result)
 	}
-	data, err := os.ReadFile(filepath.Join(ts.o.DealDir, "games", created.ID+".json"))
+	data, err := os.ReadFile(filepath.Join(ts.o.DealDir, "games", id+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
