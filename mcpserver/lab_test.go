@@ -129,12 +129,18 @@ func TestTournamentAndOdds(t *testing.T) {
 	}
 }
 
-// A game's export holds every player's thoughts: the connection that
-// created the game reads it, another one only with one of its tokens.
-func TestExportIsTheCreators(t *testing.T) {
+// A game's export holds every player's thoughts, and so does a fork's
+// log: the connection that created the game reads, forks, replays,
+// advances and deletes it; another one only with the research token,
+// which a seat's token is not. What is refused changes nothing.
+func TestOnlyTheCreatorSteers(t *testing.T) {
 	tb := newTable(t, "")
 	creator, other := tb.connect(t, nil), tb.connect(t, nil)
 	g := create(t, creator, oneHuman(3, "shark"))
+	if g.ResearchToken == "" {
+		t.Fatal("create_game returned no research_token")
+	}
+	seat := g.Players[0].SeatToken
 	uri := "game://" + g.GameID + "/export"
 	if text := readText(t, creator, uri); !strings.Contains(text, `"log"`) {
 		t.Fatalf("the creator's export: %.200s", text)
@@ -146,7 +152,49 @@ func TestExportIsTheCreators(t *testing.T) {
 	var res struct {
 		Text string `json:"text"`
 	}
-	if err := mcptest.Call(context.Background(), other, "read_resource", map[string]any{"uri": uri, "token": g.Players[0].SeatToken}, &res); err != nil {
-		t.Fatalf("with a seat token: %v", err)
+	if err := mcptest.Call(context.Background(), other, "read_resource", map[string]any{"uri": uri, "token": seat}, &res); err == nil {
+		t.Fatal("a seat's token read the export, every other seat's thoughts included")
+	}
+	if err := mcptest.Call(context.Background(), other, "read_resource", map[string]any{"uri": uri, "token": g.ResearchToken}, &res); err != nil {
+		t.Fatalf("with the research token: %v", err)
+	}
+	entries := func() int {
+		var st struct {
+			Entries int `json:"entries"`
+		}
+		if err := mcptest.Call(context.Background(), creator, "get_decision", map[string]any{"game_id": g.GameID}, &st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Entries
+	}
+	before := entries()
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"fork_game", map[string]any{"game_id": g.GameID}},
+		{"fork_game", map[string]any{"game_id": g.GameID, "token": seat}},
+		{"replay_game", map[string]any{"game_id": g.GameID, "turn": 0}},
+		{"delete_game", map[string]any{"game_id": g.GameID, "token": seat}},
+		{"advance_game", map[string]any{"game_id": g.GameID}},
+		{"advance_game", map[string]any{"game_id": g.GameID, "token": "not-a-token"}},
+		{"submit_decision", map[string]any{"game_id": g.GameID, "token": g.ResearchToken, "decision": `{"kind":"continue"}`}},
+	} {
+		if msg := callErr(t, other, c.tool, c.args); !strings.Contains(msg, "nothing changed") {
+			t.Errorf("%s %v: %s", c.tool, c.args, msg)
+		}
+	}
+	if entries() != before {
+		t.Error("a refused call played on")
+	}
+	var forked created
+	if err := mcptest.Call(context.Background(), other, "fork_game", map[string]any{"game_id": g.GameID, "token": g.ResearchToken}, &forked); err != nil {
+		t.Fatalf("a fork with the research token: %v", err)
+	}
+	if err := mcptest.Call(context.Background(), other, "advance_game", map[string]any{"game_id": g.GameID, "token": seat}, nil); err != nil {
+		t.Fatalf("advance with a seat token: %v", err)
+	}
+	if err := mcptest.Call(context.Background(), other, "delete_game", map[string]any{"game_id": g.GameID, "token": g.ResearchToken}, nil); err != nil {
+		t.Fatalf("delete with the research token: %v", err)
 	}
 }

@@ -650,9 +650,9 @@ func (s *Server) readTranscript(_ context.Context, _ *readCtx, g *session.Sessio
 
 func (s *Server) readExport(_ context.Context, rc *readCtx, g *session.Session) (*content, error) {
 	// The export holds every player's thoughts and sealed limits: it is
-	// for the game's creator, or a holder of one of its tokens.
-	if !s.seats.created(rc.ss, g.ID()) && !g.Holds(rc.token) {
-		return nil, fmt.Errorf("%s: the export holds every player's thoughts: it is read by the connection that created the game, or with one of its seat tokens (read_resource's token)", rc.uri)
+	// for the game's creator alone.
+	if !s.owns(rc.ss, g, rc.token) {
+		return nil, fmt.Errorf("%s: the export holds every player's thoughts: it is read by the connection that created the game, or with its research_token (read_resource's token)", rc.uri)
 	}
 	data, err := g.Export()
 	if err != nil {

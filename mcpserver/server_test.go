@@ -39,7 +39,7 @@ func newTable(t testing.TB, dir string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := session.NewManager(st, session.Options{})
+	m := session.NewManager(st, session.Options{Research: true}) // the research view on, as a host may have it
 	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,8 @@ type created struct {
 	State struct {
 		Status string `json:"status"`
 	} `json:"state"`
-	Notes []string `json:"notes"`
+	Notes         []string `json:"notes"`
+	ResearchToken string   `json:"research_token"`
 }
 
 // oneHuman is create_game's arguments for a human Cat against three

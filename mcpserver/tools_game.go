@@ -77,6 +77,9 @@ type (
 		Players  []seatOut `json:"players"`
 		State    progress  `json:"state"`
 		Notes    []string  `json:"notes,omitempty"`
+		// ResearchToken is the creator's: it deletes, forks and reads the
+		// export of the game from any connection.
+		ResearchToken string `json:"research_token" jsonschema:"the creator's secret: pass it as token to delete_game, fork_game, replay_game and advance_game, or to read game://{id}/export, from another connection"`
 	}
 
 	// seatRef names a seat.
@@ -105,6 +108,7 @@ type (
 
 	gameIn struct {
 		GameID string `json:"game_id"`
+		Token  string `json:"token,omitempty" jsonschema:"the game's research_token, unless this connection created the game"`
 	}
 
 	advanceIn struct {
@@ -141,12 +145,14 @@ type (
 	replayIn struct {
 		GameID string `json:"game_id"`
 		Turn   int    `json:"turn"`
+		Token  string `json:"token,omitempty" jsonschema:"the game's research_token, unless this connection created the game or the game's research view is open"`
 	}
 
 	forkIn struct {
 		GameID  string       `json:"game_id"`
 		At      *int         `json:"at,omitempty"`
 		Players []playerSpec `json:"players,omitempty"`
+		Token   string       `json:"token,omitempty"`
 	}
 
 	decisionIn struct {
@@ -283,6 +289,7 @@ func forkSchema() *jsonschema.Schema {
 	prop(s, "at").Minimum = jsonschema.Ptr(0.0)
 	prop(s, "players").Items = playerSchema(false)
 	prop(s, "players").Description = "optional: one entry per seat, {} to keep a seat, {is_human: true} or {ai: {...}} to change who plays it"
+	prop(s, "token").Description = "the game's research_token, unless this connection created the game or the game's research view is open"
 	return s
 }
 
@@ -464,7 +471,7 @@ func (s *Server) created(req *mcp.CallToolRequest, g *session.Session, parent st
 	tokens := g.Tokens()
 	s.seats.remember(req.Session, g.ID(), tokens.Seats)
 	setup := g.Setup()
-	out := gameOut{GameID: g.ID(), Parent: parent, At: at, Seed: setup.Seed, ConfigID: config, Notes: notes}
+	out := gameOut{GameID: g.ID(), Parent: parent, At: at, Seed: setup.Seed, ConfigID: config, Notes: notes, ResearchToken: tokens.Research}
 	for i, seat := range setup.Seats {
 		out.Players = append(out.Players, seatOut{Seat: i, Token: seat.Name, Kind: string(seat.Kind), Strategy: seat.Bot, SeatToken: tokens.Seats[i]})
 	}
@@ -541,6 +548,23 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:]) >> 11 // within JSON's exact integers
 }
 
+// owns reports whether the caller is game g's creator: the connection
+// that created it, or the holder of its research token.
+func (s *Server) owns(ss *mcp.ServerSession, g *session.Session, token string) bool {
+	return s.seats.created(ss, g.ID()) || g.IsResearch(token)
+}
+
+// mayFork refuses a fork (or replay) to a caller that may not see what it
+// copies: the new game's log holds every seat's thoughts and sealed
+// limits, and its creator reads them. It takes the creator, or a game
+// whose research view is open.
+func (s *Server) mayFork(ss *mcp.ServerSession, g *session.Session, token string) error {
+	if s.owns(ss, g, token) || g.SeesResearch(token) {
+		return nil
+	}
+	return fmt.Errorf("a fork of game %s copies every seat's thoughts and sealed limits: it takes the connection that created the game, or its research_token; nothing changed", g.ID())
+}
+
 // tokenFor is the token a call answers or reads with: the one given, or
 // the one this connection holds for the seat.
 func (s *Server) tokenFor(ss *mcp.ServerSession, g *session.Session, given string, seat int) string {
@@ -615,6 +639,9 @@ func (s *Server) advanceGame(ctx context.Context, req *mcp.CallToolRequest, in a
 	if err != nil {
 		return progress{}, err
 	}
+	if !s.seats.created(req.Session, g.ID()) && !g.Holds(in.Token) {
+		return progress{}, fmt.Errorf("advance_game steers game %s: it takes one of its tokens (a seat_token or its research_token), unless this connection created it; nothing changed", g.ID())
+	}
 	steps := in.MaxSteps
 	if steps == 0 {
 		steps = maxAdvance
@@ -646,6 +673,9 @@ func (s *Server) submitDecision(ctx context.Context, req *mcp.CallToolRequest, i
 	p, err := g.Pending(tok)
 	if err != nil {
 		return submitOut{}, refusedErr(err, nil)
+	}
+	if p.Seat < 0 {
+		return submitOut{}, fmt.Errorf("refused (%s): that token answers for no seat of game %s; nothing changed", session.CodeBadToken, g.ID())
 	}
 	if !p.YourTurn {
 		who := "nobody"
@@ -720,9 +750,13 @@ func refusedErr(err error, p *session.Pending) error {
 	return errors.New(b.String())
 }
 
-func (s *Server) deleteGame(ctx context.Context, _ *mcp.CallToolRequest, in gameIn) (deletedOut, error) {
-	if _, err := s.open(ctx, in.GameID); err != nil {
+func (s *Server) deleteGame(ctx context.Context, req *mcp.CallToolRequest, in gameIn) (deletedOut, error) {
+	g, err := s.open(ctx, in.GameID)
+	if err != nil {
 		return deletedOut{}, err
+	}
+	if !s.owns(req.Session, g, in.Token) {
+		return deletedOut{}, fmt.Errorf("delete_game %s: only the connection that created the game, or its research_token, may delete it; nothing changed", g.ID())
 	}
 	if err := s.m.Delete(ctx, in.GameID); err != nil {
 		return deletedOut{}, err
@@ -737,6 +771,9 @@ func (s *Server) deleteGame(ctx context.Context, _ *mcp.CallToolRequest, in game
 func (s *Server) replayGame(ctx context.Context, req *mcp.CallToolRequest, in replayIn) (gameOut, error) {
 	src, err := s.open(ctx, in.GameID)
 	if err != nil {
+		return gameOut{}, err
+	}
+	if err := s.mayFork(req.Session, src, in.Token); err != nil {
 		return gameOut{}, err
 	}
 	turns := src.Turns()
@@ -754,6 +791,9 @@ func (s *Server) replayGame(ctx context.Context, req *mcp.CallToolRequest, in re
 func (s *Server) forkGame(ctx context.Context, req *mcp.CallToolRequest, in forkIn) (gameOut, error) {
 	src, err := s.open(ctx, in.GameID)
 	if err != nil {
+		return gameOut{}, err
+	}
+	if err := s.mayFork(req.Session, src, in.Token); err != nil {
 		return gameOut{}, err
 	}
 	st := src.Status()
