@@ -63,8 +63,12 @@ func WinOdds(ctx context.Context, g *monopoly.Game, viewer int, o OddsOptions) (
 	case viewer < -1 || viewer >= n:
 		return Odds{}, fmt.Errorf("arena: no seat %d to view from", viewer)
 	}
-	if _, err := agent.New(o.Bot, 0, 0); err != nil {
+	if b, err := agent.Lookup(o.Bot); err != nil {
 		return Odds{}, fmt.Errorf("arena: playout bot: %w", err)
+	} else if b.Outside {
+		// Thousands of playouts of a program or a language model are
+		// neither quick nor free, and nothing would close them.
+		return Odds{}, fmt.Errorf("arena: playout bot %q plays from outside this process: playouts take a bot of this process", o.Bot)
 	}
 	odds := Odds{Win: make([]float64, n), CI95: make([][2]float64, n), Horizon: o.Horizon, Bot: o.Bot}
 	if g.Over() {

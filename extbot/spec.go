@@ -192,7 +192,7 @@ func init() {
 		{"tcp", "tcp:[OPTIONS] HOST:PORT  a program speaking the bot protocol, listening there"},
 		{"monopyly", "monopyly:[OPTIONS] PATH  a Monopyly contest AI (PlayerAIBase), through the Python host"},
 	} {
-		agent.RegisterScheme(sc.name, agent.Scheme{Doc: sc.doc, Resolve: func(arg string) (agent.Bot, error) {
+		agent.RegisterScheme(sc.name, agent.Scheme{Doc: sc.doc, Program: true, Resolve: func(arg string) (agent.Bot, error) {
 			spec, err := ParseSpec(sc.name, arg)
 			if err != nil {
 				return agent.Bot{}, err

@@ -283,8 +283,10 @@ func (s *Server) winProbabilities(ctx context.Context, _ *mcp.CallToolRequest, i
 	if in.Samples < 0 || in.Samples > maxOddsSamples {
 		return oddsOut{}, fmt.Errorf("samples: from 1 to %d, got %d", maxOddsSamples, in.Samples)
 	}
-	if in.Bot != "" && !agent.Known(in.Bot) {
-		return oddsOut{}, fmt.Errorf("bot: unknown bot %q", in.Bot)
+	if in.Bot != "" {
+		if _, err := agent.Lookup(in.Bot); err != nil {
+			return oddsOut{}, fmt.Errorf("bot: %w", err)
+		}
 	}
 	st := g.Status()
 	game, err := g.GameAt(st.Entries)

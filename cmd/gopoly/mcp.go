@@ -14,15 +14,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/mcpserver"
 )
 
 // newMCPCmd returns gopoly mcp: the MCP server, on stdio or over HTTP.
 func newMCPCmd() *cobra.Command {
 	var (
-		sf      storeFlags
-		addr    string
-		origins []string
+		sf       storeFlags
+		addr     string
+		origins  []string
+		programs bool
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -56,6 +58,10 @@ them, and a restarted server goes on with them.`,
 			} else if len(origins) > 0 {
 				return usageErr(errors.New("mcp: --allow-origin goes with --http"))
 			}
+			if !programs {
+				agent.RefusePrograms("start gopoly mcp with --allow-programs to let clients seat them")
+				defer agent.RefusePrograms("")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			m, done, err := sf.open(ctx, cmd)
@@ -82,6 +88,7 @@ them, and a restarted server goes on with them.`,
 	sf.register(cmd)
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (127.0.0.1:PORT, or PORT) instead of stdio")
 	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "with --http: a browser `ORIGIN` allowed besides the server's own (repeatable)")
+	cmd.Flags().BoolVar(&programs, "allow-programs", false, "let clients seat programs (exec:, tcp:, monopyly:), which run commands on this machine")
 	return cmd
 }
 

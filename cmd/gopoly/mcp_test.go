@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -106,6 +107,22 @@ func TestMCPStdio(t *testing.T) {
 		if s := storedSessions(t, dir)[game]; !s.Over || s.Entries != r.Final.Entries {
 			t.Errorf("%s: gopoly sessions shows %+v, the server %d entries", d, s, r.Final.Entries)
 		}
+	}
+}
+
+// A client of gopoly mcp cannot seat a program, which would run a
+// command on the server's machine; it refuses saying how to allow them.
+func TestMCPRefusesPrograms(t *testing.T) {
+	cs := mcpClient(t, t.TempDir())
+	marker := filepath.Join(t.TempDir(), "ran")
+	game, _ := mcpGame(t, cs, 5)
+	args := map[string]any{"game_id": game, "bot": "exec:touch " + marker}
+	err := mcptest.Call(context.Background(), cs, "win_probabilities", args, nil)
+	if err == nil || !strings.Contains(err.Error(), "--allow-programs") {
+		t.Fatalf("win_probabilities with an exec: bot: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the program ran")
 	}
 }
 

@@ -12,15 +12,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/web"
 )
 
 func newServeCmd() *cobra.Command {
 	var (
-		sf   storeFlags
-		addr string
-		demo bool
+		sf       storeFlags
+		addr     string
+		demo     bool
+		programs bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -36,6 +38,10 @@ Games are kept in the session store (--data, --db), so a restart loses
 nothing. Ctrl-C stops the server.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !programs {
+				agent.RefusePrograms("start gopoly serve with --allow-programs to let the lobby seat them")
+				defer agent.RefusePrograms("")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			m, done, err := sf.openWith(ctx, cmd, session.Options{Research: true})
@@ -75,5 +81,6 @@ nothing. Ctrl-C stops the server.`,
 	sf.register(cmd)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().BoolVar(&demo, "demo", true, "start a game of the four personalities and print its link")
+	cmd.Flags().BoolVar(&programs, "allow-programs", false, "let the lobby, forks and the lab seat programs (exec:, tcp:, monopyly:), which run commands on this machine")
 	return cmd
 }
