@@ -60,12 +60,13 @@ type Driver struct {
 	// Applied, if set, is called after every accepted action with the
 	// seat and its answer; an error stops Run and is returned.
 	Applied func(g *monopoly.Game, seat int, ans Answer) error
-	// Think, if set, is called with true before a player makes its
-	// answer (when Words is set, or an Asker answers) and with false
-	// after, even if it panics: a session lets go of its lock between
-	// them, so that the game can be read while a slow player (a language
-	// model, a program) thinks. The game must not change meanwhile.
-	Think func(thinking bool)
+	// Think, if set, is called with the seat and true before a player
+	// makes its answer (when Words is set, or an Asker answers) and with
+	// false after, even if it panics: a session lets go of its lock
+	// between them for a slow player (a language model, a program), so
+	// that the game can be read while it thinks. The game must not change
+	// meanwhile.
+	Think func(seat int, thinking bool)
 
 	// followers are the Agents that follow the game, found by Run; nil
 	// when none do. Held through a pointer so that escape analysis, which
@@ -112,7 +113,7 @@ func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, e
 			}
 			continue
 		case p < len(d.Agents) && d.Agents[p] != nil:
-			ans = d.respond(d.Agents[p], g.View(p), g.Pending())
+			ans = d.respond(p, g.View(p), g.Pending())
 		case p < len(d.Askers) && d.Askers[p] != nil:
 			if ans, err = d.ask(ctx, d.Askers[p], g, p); err != nil {
 				return n, StopWaiting, &SeatError{Seat: p, Err: err}
@@ -127,19 +128,19 @@ func (d *Driver) Run(ctx context.Context, g *monopoly.Game) (n int, stop Stop, e
 	return n, StopOver, nil
 }
 
-// respond is Respond, between the calls to Think.
-func (d *Driver) respond(a Agent, v monopoly.View, dec monopoly.Decision) Answer {
+// respond is seat p's Respond, between the calls to Think.
+func (d *Driver) respond(p int, v monopoly.View, dec monopoly.Decision) Answer {
 	if d.Think != nil {
-		d.Think(true)
-		defer d.Think(false)
+		d.Think(p, true)
+		defer d.Think(p, false)
 	}
-	return Respond(a, v, dec, d.Words)
+	return Respond(d.Agents[p], v, dec, d.Words)
 }
 
 func (d *Driver) ask(ctx context.Context, a Asker, g *monopoly.Game, p int) (Answer, error) {
 	if d.Think != nil {
-		d.Think(true)
-		defer d.Think(false)
+		d.Think(p, true)
+		defer d.Think(p, false)
 	}
 	if d.Timeout > 0 {
 		var cancel context.CancelFunc

@@ -20,9 +20,12 @@ import (
 type Session struct {
 	m *Manager
 	// play is held by what changes the game (Advance, submit), and mu by
-	// every call, except while a player thinks (think): the game can be
-	// read meanwhile, and play keeps it from changing.
+	// every call, except while a slow player thinks (think): the game can
+	// be read meanwhile, and play keeps it from changing.
 	play    sync.Mutex
+	slow    []bool          // by seat: a player from outside (a program, a language model), who thinks without mu
+	ctx     context.Context // the call that plays the bots, for think's commit
+	thawed  bool            // think let go of mu
 	mu      sync.Mutex
 	id      string
 	parent  string
@@ -208,6 +211,10 @@ func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
 	s.g = monopoly.New(c.rules, len(setup.Seats), setup.Seed)
 	s.g.Record(true)
 	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied, Think: s.think}
+	s.slow = make([]bool, len(setup.Seats))
+	for i, seat := range setup.Seats {
+		s.slow[i] = seat.Kind == SeatBot && agent.IsOutside(seat.Bot)
+	}
 	players := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
 		players[i] = string(seat.Kind)
@@ -329,14 +336,19 @@ func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
 	return s.progress(n), nil
 }
 
-// think lets go of the session's lock while a player makes its answer
-// (thinking), so that a slow player (a language model) does not hold up
-// those who read the game; s.play, held, keeps the game as it is.
-func (s *Session) think(thinking bool) {
-	if thinking {
+// think lets go of the session's lock while a slow player (a program, a
+// language model) makes its answer, so that it does not hold up those
+// who read the game; s.play, held, keeps the game as it is. What was
+// played before is committed first, so that readers see only what is
+// stored, and a crash loses no more than the answer being thought.
+func (s *Session) think(seat int, thinking bool) {
+	switch {
+	case thinking && s.slow[seat] && s.commit(s.ctx) == nil:
+		s.thawed = true
 		s.mu.Unlock()
-	} else {
+	case !thinking && s.thawed:
 		s.mu.Lock()
+		s.thawed = false
 	}
 }
 
@@ -344,7 +356,8 @@ func (s *Session) think(thinking bool) {
 // refused action is a bug in the bot; the game cannot go on, and the
 // error says so.
 func (s *Session) playBots(ctx context.Context, max int) (int, error) {
-	s.driver.Max = max
+	s.driver.Max, s.ctx = max, ctx
+	defer func() { s.ctx = nil }()
 	n, _, err := s.driver.Run(ctx, s.g)
 	if err != nil {
 		s.commit(ctx) // keep what was played before the bot failed

@@ -10,7 +10,8 @@ import (
 )
 
 // slowBot plays as baseline, but its first decision waits for release,
-// having said so on thinking: a language model that takes its time.
+// having said so on thinking: a language model that takes its time
+// (Outside, as language models and programs are).
 type slowBot struct {
 	agent.Agent
 	first bool
@@ -28,7 +29,7 @@ func (b *slowBot) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 }
 
 func init() {
-	agent.Register(agent.Bot{Name: "test-slow", Doc: "baseline, slow to make its first decision",
+	agent.Register(agent.Bot{Name: "test-slow", Doc: "baseline, slow to make its first decision", Outside: true,
 		Make: func(p agent.Params, seat int, seed uint64) agent.Agent {
 			base, _ := agent.New("baseline", seat, seed)
 			return &slowBot{Agent: base, first: true}
