@@ -14,7 +14,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
@@ -260,6 +262,35 @@ func TestPythonAndMonopylyRuns(t *testing.T) {
 			t.Errorf("%s: the fallback answered:\n%s", l, clipLog(got))
 		}
 	}
+}
+
+// A program that hangs after starting a process that keeps its stderr
+// open neither holds up the game nor leaves that process running: the
+// seat kills the program's whole process group.
+func TestOrphanProcess(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	t.Setenv("EXTBOT_ORPHAN_PID", pidFile)
+	log := filepath.Join(t.TempDir(), "bot.log")
+	sim(t, "max_rounds: 20", 1, helperBot("orphan", "decision=200ms strikes=1 log="+log), "baseline")
+	if !strings.Contains(readLog(t, log), "retired") {
+		t.Fatalf("the program was not retired:\n%s", clipLog(readLog(t, log)))
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the orphan did not start: %v", err)
+	}
+	var pid int
+	fmt.Sscan(string(data), &pid)
+	for range 50 {
+		// Gone, or dead and not yet reaped by whoever inherited it.
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	t.Errorf("the program's process %d outlived it", pid)
 }
 
 // The Python example bot plays whole games through the SDK.

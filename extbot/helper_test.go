@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -49,9 +50,17 @@ func helperBot(mode, options string) string {
 //	lean     good, omitting text, notation, trade and events; it fails
 //	         (exits) when a decide holds one of them
 //	badomit  ready asking to omit the view
+//	orphan   good, but at its 3rd decision starts a process that keeps its
+//	         stderr open and sleeps (its pid in $EXTBOT_ORPHAN_PID), then
+//	         stops answering
+//	sleeper  (the orphan's process) sleeps
 //
 // It writes "refusal CODE" and "retired" to stderr when told.
 func helperServe(mode string, r io.Reader, w io.Writer) error {
+	if mode == "sleeper" {
+		os.WriteFile(os.Getenv("EXTBOT_ORPHAN_PID"), []byte(fmt.Sprint(os.Getpid())), 0o644)
+		time.Sleep(time.Hour)
+	}
 	in := bufio.NewReaderSize(r, 1<<20)
 	n := 0
 	for {
@@ -116,6 +125,13 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 			case mode == "crash" && n == 5:
 				os.Exit(3)
 			case mode == "hang" && n >= 5:
+				time.Sleep(time.Hour)
+			case mode == "orphan" && n == 3:
+				c := exec.Command(os.Args[0], "extbot-helper", "sleeper")
+				c.Stderr = os.Stderr
+				if err := c.Start(); err != nil {
+					return err
+				}
 				time.Sleep(time.Hour)
 			case mode == "garbage" && n%3 == 0:
 				fmt.Fprintln(w, "this is not json")

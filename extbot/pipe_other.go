@@ -4,6 +4,7 @@ package extbot
 
 import (
 	"os"
+	"os/exec"
 	"time"
 )
 
@@ -33,3 +34,9 @@ func (p *osPipes) SetReadDeadline(t time.Time) error  { return p.r.SetReadDeadli
 func (p *osPipes) SetWriteDeadline(t time.Time) error { return p.w.SetWriteDeadline(t) }
 func (p *osPipes) CloseWrite() error                  { return p.w.Close() }
 func (p *osPipes) CloseRead() error                   { return p.r.Close() }
+
+// ownGroup does nothing here: process groups are Linux's (pipe_poll.go).
+func ownGroup(*exec.Cmd) {}
+
+// killTree kills the program.
+func killTree(cmd *exec.Cmd) { cmd.Process.Kill() }

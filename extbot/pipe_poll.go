@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"syscall"
 	"time"
 
@@ -151,4 +152,15 @@ func closeFD(fd *int) error {
 	err := syscall.Close(*fd)
 	*fd = -1
 	return err
+}
+
+// ownGroup starts the program in a process group of its own, so that
+// killTree ends whatever it started too.
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+
+// killTree kills the program and every process of its group.
+func killTree(cmd *exec.Cmd) {
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		cmd.Process.Kill()
+	}
 }

@@ -1,7 +1,7 @@
 package extbot
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -39,12 +39,13 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 		return nil, fmt.Errorf("extbot: %w", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout = inR, outW
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &lineWriter{logf: logf}
 	cmd.Env = append(os.Environ(), env...)
-	errR, err := cmd.StderrPipe()
-	if err == nil {
-		err = cmd.Start()
-	}
+	// A process the program leaves behind holding stderr open must not
+	// hold up the end of the program (Wait), nor outlive it (killTree).
+	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
+	err = cmd.Start()
 	// The child holds its own copies of these ends.
 	inR.Close()
 	outW.Close()
@@ -54,22 +55,35 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 		return nil, fmt.Errorf("extbot: starting %q: %w", argv[0], err)
 	}
 	p := &process{pipes: ours, cmd: cmd, exited: make(chan struct{})}
-	stderrDone := make(chan struct{})
 	go func() {
-		defer close(stderrDone)
-		sc := bufio.NewScanner(errR)
-		sc.Buffer(make([]byte, 64<<10), maxLine)
-		for sc.Scan() {
-			logf(sc.Text())
-		}
-	}()
-	go func() {
-		// Wait must follow the last read of stderr (os/exec's rule).
-		<-stderrDone
 		cmd.Wait()
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// lineWriter hands each line written to it to logf; a line longer than
+// maxStderrLine is handed on in pieces.
+type lineWriter struct {
+	logf func(line string)
+	buf  []byte
+}
+
+const maxStderrLine = 64 << 10
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.buf = append(w.buf, b...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 && len(w.buf) < maxStderrLine {
+			return len(b), nil
+		}
+		if i < 0 {
+			i = maxStderrLine
+		}
+		w.logf(string(bytes.TrimSuffix(w.buf[:i], []byte("\r"))))
+		w.buf = w.buf[min(i+1, len(w.buf)):]
+	}
 }
 
 // Close ends the program's input and waits closeGrace for it to exit,
@@ -79,7 +93,7 @@ func (p *process) Close() error {
 	select {
 	case <-p.exited:
 	case <-time.After(closeGrace):
-		p.cmd.Process.Kill()
+		killTree(p.cmd)
 		<-p.exited
 	}
 	p.CloseRead()
@@ -89,7 +103,7 @@ func (p *process) Close() error {
 // Kill kills the program at once.
 func (p *process) Kill() error {
 	p.CloseWrite()
-	p.cmd.Process.Kill()
+	killTree(p.cmd)
 	<-p.exited
 	p.CloseRead()
 	return nil
