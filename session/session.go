@@ -452,7 +452,13 @@ func (s *Session) submit(ctx context.Context, token string, at int, answer func(
 // {"action": {...}, "speech": "...", "thought": "..."}. An answer that
 // does not decode is refused with the code bad_action.
 func (s *Session) SubmitJSON(ctx context.Context, token string, data []byte) (Progress, error) {
-	return s.submit(ctx, token, -1, func(seat int) (agent.Answer, error) {
+	return s.SubmitJSONAt(ctx, token, -1, data)
+}
+
+// SubmitJSONAt is SubmitJSON for the decision after answer at, as
+// SubmitAt is Submit's: a late or repeated answer is refused as stale.
+func (s *Session) SubmitJSONAt(ctx context.Context, token string, at int, data []byte) (Progress, error) {
+	return s.submit(ctx, token, at, func(seat int) (agent.Answer, error) {
 		a, speech, thought, err := wire.DecodeAnswer(s.c.rules, seat, data)
 		return agent.Answer{Action: a, Speech: speech, Thought: thought}, err
 	}, true)

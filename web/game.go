@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"html/template"
 	"io"
@@ -122,7 +123,16 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusRequestEntityTooLarge, "too_large", "an answer is at most 1 MiB")
 		return
 	}
-	prog, err := sess.SubmitJSON(r.Context(), token(r), body)
+	at := -1 // an answer that names the decision it was made for (?at=entries) is refused once the game moved on
+	if v := r.URL.Query().Get("at"); v != "" {
+		if at, err = strconv.Atoi(v); err != nil || at < 0 {
+			s.fail(w, r, http.StatusBadRequest, "bad_request", "at: the entries of the decision answered, a whole number from 0")
+			return
+		}
+	}
+	// The bots play on after the answer: a client that goes away must not
+	// cut that short, which would lose the answer with their moves.
+	prog, err := sess.SubmitJSONAt(context.WithoutCancel(r.Context()), token(r), at, body)
 	if err != nil {
 		s.sessionError(w, r, err)
 		return
@@ -169,12 +179,13 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	f, err := s.o.Sessions.Fork(r.Context(), r.PathValue("id"), req.At, seats)
+	ctx := context.WithoutCancel(r.Context()) // a new game is made whole, whoever waits for it
+	f, err := s.o.Sessions.Fork(ctx, r.PathValue("id"), req.At, seats)
 	if err != nil {
 		s.sessionError(w, r, err)
 		return
 	}
-	if err := s.begin(r.Context(), f); err != nil {
+	if err := s.begin(ctx, f); err != nil {
 		s.sessionError(w, r, err)
 		return
 	}

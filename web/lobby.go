@@ -86,12 +86,13 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "bad_game", err.Error())
 		return
 	}
-	sess, err := s.o.Sessions.Create(r.Context(), setup)
+	ctx := context.WithoutCancel(r.Context()) // a new game is made whole, whoever waits for it
+	sess, err := s.o.Sessions.Create(ctx, setup)
 	if err != nil {
 		s.sessionError(w, r, err)
 		return
 	}
-	if err := s.begin(r.Context(), sess); err != nil {
+	if err := s.begin(ctx, sess); err != nil {
 		s.sessionError(w, r, err)
 		return
 	}

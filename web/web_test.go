@@ -191,11 +191,31 @@ func TestTokensGuardSeats(t *testing.T) {
 	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/answer", a, "not an answer"); res.StatusCode != http.StatusUnprocessableEntity {
 		t.Errorf("garbage: %d", res.StatusCode)
 	}
+	// An answer made for an earlier decision, and a malformed at.
+	for _, at := range []string{"7", "-1", "x"} {
+		if res, data := ts.do(t, "POST", "/games/"+l.ID+"/answer?at="+at, a, cont); res.StatusCode == 200 {
+			t.Errorf("an answer at %s was taken: %s", at, data)
+		}
+	}
 	if after := mustStatus(t, ts, l.ID); after != before {
 		t.Fatalf("refused answers changed the game: %+v, then %+v", before, after)
 	}
-	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/answer", a, cont); res.StatusCode != 200 {
-		t.Fatal("the right seat's answer was refused")
+	// The answer for the decision pending, from a client that is gone
+	// before the bots have played on: it is taken, and all they play.
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	raw, _ := json.Marshal(cont)
+	req := httptest.NewRequestWithContext(gone, "POST", fmt.Sprintf("/games/%s/answer?at=%d", l.ID, before.Entries), bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Gopoly-CSRF", ts.csrf)
+	req.Header.Set("X-Gopoly-Token", a)
+	rec := httptest.NewRecorder()
+	ts.Server.ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("the right seat's answer was refused: %d %s", rec.Code, rec.Body)
+	}
+	if after := mustStatus(t, ts, l.ID); after.Entries <= before.Entries {
+		t.Fatalf("the answer of a client that left was lost: %+v", after)
 	}
 	// The lobby's list is public: it names no token.
 	_, list := ts.do(t, "GET", "/", "", nil)

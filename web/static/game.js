@@ -159,7 +159,7 @@ function answer(action, extra = {}) {
   const body = { action, ...extra };
   const said = $("#say")?.value?.trim();
   if (said) body.speech = said;
-  post("/answer", body)
+  post(`/answer?at=${state.entries}`, body)
     .then(() => {
       const say = $("#say");
       if (say) say.value = "";
