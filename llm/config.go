@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -145,59 +146,17 @@ func LoadConfig(path string) (*Config, error) {
 
 // ParseConfig is LoadConfig for data read from file.
 func ParseConfig(file string, data []byte) (*Config, error) {
+	// The file is read over the defaults, so what it does not give stays,
+	// field by field (a partial budgets: keeps the other budgets). A map's
+	// entry is replaced whole; its other entries stay.
 	c := DefaultConfig()
-	var over Config
-	if err := strictyaml.Decode(file, data, &over, nil); err != nil {
+	providers, personalities, prices := maps.Clone(c.Providers), maps.Clone(c.Personalities), maps.Clone(c.Prices)
+	if err := strictyaml.Decode(file, data, c, nil); err != nil {
 		return nil, fmt.Errorf("llm: %w", err)
 	}
-	// Maps merge key by key; everything else replaces when given.
-	var top map[string]any
-	if err := yaml.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("llm: %s: %w", file, err)
-	}
-	set := func(key string) bool { _, ok := top[key]; return ok }
-	if set("timeout") {
-		c.Timeout = over.Timeout
-	}
-	if set("retries") {
-		c.Retries = over.Retries
-	}
-	if set("max_retry_delay") {
-		c.MaxRetryDelay = over.MaxRetryDelay
-	}
-	if set("rate_limit_wait") {
-		c.RateLimitWait = over.RateLimitWait
-	}
-	if set("spacing") {
-		c.Spacing = over.Spacing
-	}
-	if set("max_cost") {
-		c.MaxCost = over.MaxCost
-	}
-	if set("summary_batch") {
-		c.SummaryBatch = over.SummaryBatch
-	}
-	if set("recent_turns") {
-		c.Recent = over.Recent
-	}
-	if set("thoughts") {
-		c.Thoughts = over.Thoughts
-	}
-	if set("summarizer") {
-		c.Summarizer = over.Summarizer
-	}
-	if set("budgets") {
-		c.Budgets = over.Budgets
-	}
-	for k, v := range over.Providers {
-		c.Providers[k] = v
-	}
-	for k, v := range over.Personalities {
-		c.Personalities[k] = v
-	}
-	for k, v := range over.Prices {
-		c.Prices[k] = v
-	}
+	c.Providers = mergeMissing(c.Providers, providers)
+	c.Personalities = mergeMissing(c.Personalities, personalities)
+	c.Prices = mergeMissing(c.Prices, prices)
 	if err := c.Check(); err != nil {
 		return nil, fmt.Errorf("llm: %s: %w", file, err)
 	}
@@ -283,4 +242,18 @@ func (c *Config) Ready(personality string) error {
 		return fmt.Errorf("llm: %s plays on %s (%s), which needs an API key: set %s", personality, m.Provider, m.Model, strings.Join(p.KeyEnv, " or "))
 	}
 	return nil
+}
+
+// mergeMissing adds to dst the entries of def it lacks (making dst when
+// the file set it to null).
+func mergeMissing[M ~map[string]V, V any](dst, def M) M {
+	if dst == nil {
+		dst = M{}
+	}
+	for k, v := range def {
+		if _, ok := dst[k]; !ok {
+			dst[k] = v
+		}
+	}
+	return dst
 }

@@ -19,8 +19,14 @@ func newGemini(c *Config, name string, p ProviderConfig, key string) (Provider, 
 	initial := 1.0
 	maxDelay := c.MaxRetryDelay.D().Seconds()
 	initial = min(initial, maxDelay)
+	sent := key
+	if sent == "" {
+		// A provider that names no key takes none: genai would fill it
+		// from GOOGLE_API_KEY or GEMINI_API_KEY and send that to base_url.
+		sent = "none"
+	}
 	cc := &genai.ClientConfig{
-		APIKey:  key,
+		APIKey:  sent,
 		Backend: genai.BackendGeminiAPI,
 		// genai's timeout spans every retry: the transport bounds each
 		// attempt instead, as the other SDKs do.

@@ -27,9 +27,13 @@ func newOpenAI(c *Config, name string, p ProviderConfig, key string) Provider {
 		option.WithMaxRetryDelay(c.MaxRetryDelay.D()),
 		option.WithRequestTimeout(c.Timeout.D()),
 	}
-	if p.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(p.BaseURL))
+	// Always the configured server: the SDK would otherwise take
+	// OPENAI_BASE_URL from the environment and send the key there.
+	base := p.BaseURL
+	if base == "" {
+		base = "https://api.openai.com/v1/"
 	}
+	opts = append(opts, option.WithBaseURL(base))
 	if key == "" {
 		// Local servers take no key; the SDK still sends the header.
 		opts[0] = option.WithAPIKey("none")

@@ -132,4 +132,14 @@ func TestConfigOverlay(t *testing.T) {
 	if !reflect.DeepEqual(c.Personalities["professor"], def.Personalities["professor"]) || len(c.Providers) != len(def.Providers) || len(c.Prices) != len(def.Prices) {
 		t.Errorf("the defaults the file does not give were lost: %+v", c.Personalities)
 	}
+	// A block of fields given in part keeps the defaults of the rest.
+	c, err = llm.ParseConfig("mine.yaml", []byte("budgets: {rules: 123}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := def.Budgets
+	want.Rules = 123
+	if c.Budgets != want || def.Budgets.Rules == 123 {
+		t.Errorf("budgets %+v, want the defaults but rules: %+v", c.Budgets, want)
+	}
 }

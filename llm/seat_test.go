@@ -195,6 +195,33 @@ func TestKeyNeverShown(t *testing.T) {
 	}
 }
 
+// A provider that names no key sends none, not the environment's
+// GEMINI_API_KEY, which belongs to another server.
+func TestKeyStaysWithItsServer(t *testing.T) {
+	srv := llmtest.New(func(llmtest.Call) llmtest.Reply { return llmtest.Reply{Status: 401, Body: `{"error":{"message":"no"}}`} })
+	defer srv.Close()
+	cfg, _ := fakeConfig(t, srv, "")
+	const stray = "AIza-stray-environment-key-7f3c"
+	t.Setenv("GEMINI_API_KEY", stray)
+	t.Setenv("GOOGLE_API_KEY", stray)
+	p := cfg.Providers["fake-gemini"]
+	p.KeyEnv = []string{}
+	cfg.Providers["fake-gemini"] = p
+	llm.Use(cfg)
+	defer llm.Use(llm.DefaultConfig())
+	_, v, d := buyPosition(t)
+	seatFor(t, "professor", d.Player).Answer(v, d)
+	calls := srv.Calls()
+	if len(calls) == 0 {
+		t.Fatal("the Gemini seat called nothing: the test tests nothing")
+	}
+	for _, c := range calls {
+		if c.Key == stray {
+			t.Errorf("%s was sent the environment's key", c.API)
+		}
+	}
+}
+
 // TestMissingKey: a seat whose provider has no key says which variable
 // to set before the game starts, and plays its fallback if asked anyway.
 func TestMissingKey(t *testing.T) {
