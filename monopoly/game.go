@@ -105,7 +105,7 @@ type state struct {
 	rollAgain bool // the last roll was doubles (not from jail): roll again
 	jailedNow bool // the current player was sent to jail this turn
 	lastRoll  [2]int8
-	lastSpeed SpeedFace // the speed die on the latest turn roll; SpeedNone: not thrown
+	lastSpeed SpeedFace // the speed die with the latest roll; SpeedNone: not thrown (or another roll since)
 	round     int32
 	turn      int32
 	// Trade proposals each player made in the current decision phase and
@@ -432,6 +432,7 @@ func (g *Game) canRoll() bool { return g.script == nil || g.script.pos < len(g.s
 // onto the 36 outcomes.
 func (g *Game) roll() (int, int) {
 	g.rolls++
+	g.lastSpeed = SpeedNone // a roll's own speed die, if any, is thrown after it (rollSpeed)
 	if s := g.script; s != nil {
 		d := s.dice[s.pos]
 		s.pos++

@@ -58,10 +58,31 @@ func checkSpeedDie(pre, g *monopoly.Game, a monopoly.Action, evs []monopoly.Even
 			}
 		}
 	}
+	// The speed die the game reports goes with its latest roll: none when
+	// that roll (a roll for doubles, a card's fresh roll) threw none.
+	if last := lastRoll(evs); last >= 0 {
+		want := monopoly.SpeedNone
+		if last+1 < len(evs) && evs[last+1].Kind == monopoly.EvSpeedDie {
+			want = monopoly.SpeedFace(evs[last+1].Amount)
+		}
+		if g.LastSpeedDie() != want {
+			return fmt.Errorf("after the roll %v, the last speed die is %s, want %s", evs[last].Dice, g.LastSpeedDie(), want)
+		}
+	}
 	if g.Pending().Kind == monopoly.DecisionMovement {
 		return checkMoves(g)
 	}
 	return nil
+}
+
+// lastRoll is the index of the last roll in evs, or -1.
+func lastRoll(evs []monopoly.Event) int {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == monopoly.EvRoll {
+			return i
+		}
+	}
+	return -1
 }
 
 func firstRoll(evs []monopoly.Event) int {

@@ -172,7 +172,6 @@ func (g *Game) setPhase(ph Phase) {
 func (g *Game) turnRoll() (int, int) {
 	g.landings = 0
 	d1, d2 := g.roll()
-	g.lastSpeed = SpeedNone
 	g.emit(Event{Kind: EvRoll, Player: g.cur, Dice: [2]int8{int8(d1), int8(d2)}})
 	g.setPhase(PhaseResolve)
 	g.rollAgain = false
