@@ -531,7 +531,8 @@ func TestSession(t *testing.T) {
 	}
 	defer st.Close()
 	log := filepath.Join(t.TempDir(), "bot.log")
-	seats, err := session.ParseSeats("exec:log=" + log + " " + goBot(t) + ",baseline,hustler")
+	marker := filepath.Join(t.TempDir(), "starts") // a line each time the program starts
+	seats, err := session.ParseSeats(fmt.Sprintf("exec:log=%s sh -c 'echo start >> %s; exec %s',baseline,hustler", log, marker, goBot(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +548,17 @@ func TestSession(t *testing.T) {
 	if !end.Over {
 		t.Fatalf("not over: %+v", end)
 	}
-	started := strings.Count(readLog(t, log), "the fallback answers")
+	starts := func() int {
+		data, _ := os.ReadFile(marker)
+		return strings.Count(string(data), "start")
+	}
+	before := starts()
+	if before == 0 {
+		t.Fatal("the program never started: the test tests nothing")
+	}
+	if strings.Contains(readLog(t, log), "the fallback answers") {
+		t.Errorf("the Go bot was answered for in a session:\n%s", clipLog(readLog(t, log)))
+	}
 	s2, err := session.NewManager(st, session.Options{}).Open(ctx, s.ID())
 	if err != nil {
 		t.Fatal(err)
@@ -555,7 +566,10 @@ func TestSession(t *testing.T) {
 	if got := s2.Status(); got.Digest != end.Digest || !got.Over {
 		t.Errorf("reopened: %+v, want %+v", got, end)
 	}
-	if started != 0 {
-		t.Errorf("the Go bot was answered for in a session:\n%s", clipLog(readLog(t, log)))
+	if _, err := s2.GameAt(end.Entries / 2); err != nil {
+		t.Fatal(err)
+	}
+	if after := starts(); after != before {
+		t.Errorf("reopening and replaying started the program %d more times", after-before)
 	}
 }

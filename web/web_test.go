@@ -312,6 +312,9 @@ func sseEvents(t *testing.T, url, lastID string, n int) []streamEvent {
 			out = append(out, e)
 		}
 	}
+	if len(out) < n {
+		t.Fatalf("%s: %d events of %d before the stream ended or 20 s passed", url, len(out), n)
+	}
 	return out
 }
 
