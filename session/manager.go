@@ -189,7 +189,7 @@ func (s *Session) replay(log []Entry, n int, warm bool) error {
 			// A language model is not asked again: it is told what it
 			// answered, so that a replay calls no model.
 			r.Replay(s.g.View(e.Seat), s.g.Pending(), ans)
-		} else if bot := s.driver.Agents[e.Seat]; warm && bot != nil && !agent.IsOutside(s.setup.Seats[e.Seat].Bot) {
+		} else if bot := s.driver.Agents[e.Seat]; warm && bot != nil && !s.outside[e.Seat] {
 			// A program outside gopoly answers as it likes: its logged
 			// answers stand, and it is not asked again (nor started).
 			mine := agent.Respond(bot, s.g.View(e.Seat), s.g.Pending(), s.driver.Words)

@@ -23,7 +23,7 @@ type Session struct {
 	// every call, except while a slow player thinks (think): the game can
 	// be read meanwhile, and play keeps it from changing.
 	play    sync.Mutex
-	slow    []bool          // by seat: a player from outside (a program, a language model), who thinks without mu
+	outside []bool          // by seat: a player from outside (a program, a language model), who thinks without mu and is replayed from the log
 	ctx     context.Context // the call that plays the bots, for think's commit
 	thawed  bool            // think let go of mu
 	mu      sync.Mutex
@@ -211,9 +211,9 @@ func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
 	s.g = monopoly.New(c.rules, len(setup.Seats), setup.Seed)
 	s.g.Record(true)
 	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied, Think: s.think}
-	s.slow = make([]bool, len(setup.Seats))
+	s.outside = make([]bool, len(setup.Seats))
 	for i, seat := range setup.Seats {
-		s.slow[i] = seat.Kind == SeatBot && agent.IsOutside(seat.Bot)
+		s.outside[i] = seat.Kind == SeatBot && agent.IsOutside(seat.Bot)
 	}
 	players := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
@@ -343,7 +343,7 @@ func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
 // stored, and a crash loses no more than the answer being thought.
 func (s *Session) think(seat int, thinking bool) {
 	switch {
-	case thinking && s.slow[seat] && s.commit(s.ctx) == nil:
+	case thinking && s.outside[seat] && s.commit(s.ctx) == nil:
 		s.thawed = true
 		s.mu.Unlock()
 	case !thinking && s.thawed:
