@@ -245,13 +245,16 @@ func (m *Manager) List(ctx context.Context) ([]Record, error) { return m.store.L
 // Delete removes a session from memory and from the store.
 func (m *Manager) Delete(ctx context.Context, id string) error {
 	m.mu.Lock()
-	if s := m.open[id]; s != nil {
+	s := m.open[id]
+	delete(m.open, id)
+	m.mu.Unlock()
+	if s != nil {
+		// s.mu after m.mu is let go: a session's commit, holding s.mu,
+		// takes m.mu to forget itself, and the other order would deadlock.
 		s.mu.Lock()
 		s.stale = fmt.Errorf("%w: session %s was deleted", ErrStale, id)
 		s.mu.Unlock()
-		delete(m.open, id)
 	}
-	m.mu.Unlock()
 	return m.store.Delete(ctx, id)
 }
 
