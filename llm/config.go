@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -178,7 +177,7 @@ func (c *Config) Check() error {
 	case c.SummaryBatch < 1 || c.Recent < 1 || c.Thoughts < 0:
 		return fmt.Errorf("summary_batch and recent_turns must be at least 1, thoughts at least 0")
 	}
-	for _, name := range sortedKeys(c.Providers) {
+	for _, name := range slices.Sorted(maps.Keys(c.Providers)) {
 		p := c.Providers[name]
 		if !slices.Contains([]string{"openai", "gemini", "anthropic"}, p.Kind) {
 			return fmt.Errorf("providers.%s.kind: %q, want openai, gemini or anthropic", name, p.Kind)
@@ -189,7 +188,7 @@ func (c *Config) Check() error {
 	}
 	check := func(what string, m ModelConfig) error {
 		if _, ok := c.Providers[m.Provider]; !ok {
-			return fmt.Errorf("%s.provider: unknown provider %q (known: %s)", what, m.Provider, strings.Join(sortedKeys(c.Providers), ", "))
+			return fmt.Errorf("%s.provider: unknown provider %q (known: %s)", what, m.Provider, strings.Join(slices.Sorted(maps.Keys(c.Providers)), ", "))
 		}
 		if m.Model == "" {
 			return fmt.Errorf("%s.model: none given", what)
@@ -202,21 +201,12 @@ func (c *Config) Check() error {
 		}
 		return nil
 	}
-	for _, name := range sortedKeys(c.Personalities) {
+	for _, name := range slices.Sorted(maps.Keys(c.Personalities)) {
 		if err := check("personalities."+name, c.Personalities[name]); err != nil {
 			return err
 		}
 	}
 	return check("summarizer", c.Summarizer)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // key returns a provider's API key and the variable it came from; ok is

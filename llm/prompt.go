@@ -285,8 +285,7 @@ func sideText(s wire.TradeSide) string {
 
 // contextSection is the board as the seat sees it.
 func contextSection(v monopoly.View, t Table) string {
-	g := v.Fork(0) // the hidden parts drawn afresh: a snapshot shows none of them
-	s := wire.NewSnapshot(g, v.Me(), t.Names)
+	s := wire.ViewSnapshot(v, t.Names)
 	s.Options = nil // the decision section lists them
 	return strings.TrimRight(s.Text(), "\n")
 }

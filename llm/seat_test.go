@@ -198,7 +198,9 @@ func TestKeyNeverShown(t *testing.T) {
 // A provider that names no key sends none, not the environment's
 // GEMINI_API_KEY, which belongs to another server.
 func TestKeyStaysWithItsServer(t *testing.T) {
-	srv := llmtest.New(func(llmtest.Call) llmtest.Reply { return llmtest.Reply{Status: 401, Body: `{"error":{"message":"no"}}`} })
+	srv := llmtest.New(func(llmtest.Call) llmtest.Reply {
+		return llmtest.Reply{Status: 401, Body: `{"error":{"message":"no"}}`}
+	})
 	defer srv.Close()
 	cfg, _ := fakeConfig(t, srv, "")
 	const stray = "AIza-stray-environment-key-7f3c"

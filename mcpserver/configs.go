@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -280,7 +282,7 @@ func summarize(r *monopoly.Rules, text string) configSummary {
 	}
 	var top map[string]any
 	if yaml.Unmarshal([]byte(text), &top) == nil {
-		sum.Overrides = sortedKeys(top)
+		sum.Overrides = slices.Sorted(maps.Keys(top))
 	}
 	return sum
 }
@@ -355,7 +357,7 @@ func schemaOfValue(key string, v any) *jsonschema.Schema {
 	switch v := v.(type) {
 	case map[string]any:
 		s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			s.Properties[k] = schemaOfValue(k, v[k])
 		}
 		return s

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -142,13 +143,13 @@ func parseDecision(p *session.Pending, r *monopoly.Rules, raw json.RawMessage) (
 	var kind string
 	if err := json.Unmarshal(keys["kind"], &kind); err != nil || kind == "" {
 		return parsed{}, errors.New(`decision: "kind" is missing or not a string: want a gopoly action kind (` +
-			strings.Join(gopolyKinds(), ", ") + `) or a monopoly-mcp kind (` + strings.Join(sortedKeys(mcpKinds), ", ") + ")")
+			strings.Join(gopolyKinds(), ", ") + `) or a monopoly-mcp kind (` + strings.Join(slices.Sorted(maps.Keys(mcpKinds)), ", ") + ")")
 	}
 	if _, ok := mcpKinds[kind]; !ok {
 		a, err := wire.DecodeAction(r, p.Seat, raw)
 		if err != nil && !slices.Contains(gopolyKinds(), kind) {
 			err = fmt.Errorf("decision: unknown kind %q: want a gopoly action kind (%s) or a monopoly-mcp kind (%s)",
-				kind, strings.Join(gopolyKinds(), ", "), strings.Join(sortedKeys(mcpKinds), ", "))
+				kind, strings.Join(gopolyKinds(), ", "), strings.Join(slices.Sorted(maps.Keys(mcpKinds)), ", "))
 		}
 		return parsed{action: a, dialect: dialectGopoly}, err
 	}
@@ -168,7 +169,7 @@ func parseDecision(p *session.Pending, r *monopoly.Rules, raw json.RawMessage) (
 // action JSON.
 func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (w wireAction, speech, thought string, err error) {
 	allowed := append([]string{"kind", "speech", "thought"}, mcpKinds[kind]...)
-	for _, k := range sortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if !slices.Contains(allowed, k) {
 			return w, "", "", fmt.Errorf("unknown key %q (this kind takes %s)", k, strings.Join(allowed, ", "))
 		}
@@ -218,7 +219,7 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 		}
 		act, ok := jailChoices[choice]
 		if !ok {
-			return w, "", "", fmt.Errorf("choice %q: want one of %s", choice, strings.Join(sortedKeys(jailChoices), ", "))
+			return w, "", "", fmt.Errorf("choice %q: want one of %s", choice, strings.Join(slices.Sorted(maps.Keys(jailChoices)), ", "))
 		}
 		w.Kind = act
 		if deck, ok := keys["deck"]; ok {
@@ -360,7 +361,7 @@ func squareAction(p *session.Pending, kind string, keys map[string]json.RawMessa
 	case len(cands) == 1, (kind == "improveGroup" || kind == "unimproveGroup") && len(groups) == 1:
 		return cands[0], k.action, nil
 	case kind == "improveGroup" || kind == "unimproveGroup":
-		return 0, "", fmt.Errorf("which colorGroup? %s", strings.Join(sortedKeys(groups), ", "))
+		return 0, "", fmt.Errorf("which colorGroup? %s", strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
 	return 0, "", fmt.Errorf("which location? %s may be on squares %v", k.action, cands)
 }

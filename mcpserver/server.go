@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -349,14 +348,4 @@ func (st *stats) snapshot() (tools map[string]toolCount, reads, readErrors, note
 		tools[k] = *v
 	}
 	return tools, st.reads, st.readErrors, st.notifications, st.subscribes
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -122,7 +123,7 @@ func (w *watcher) count() int {
 func (w *watcher) subscribed(id string) []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return sortedKeys(w.subs[id])
+	return slices.Sorted(maps.Keys(w.subs[id]))
 }
 
 // add counts a subscription to uri of game id.

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -308,7 +310,7 @@ func submitSchema() *jsonschema.Schema {
 	gopoly := rawSchema(wire.AnswerSchemas()["manage"]) // any answer: its action union is read below
 	var actions []*jsonschema.Schema
 	seen := map[string]bool{}
-	for _, k := range sortedKeys(wire.AnswerSchemas()) {
+	for _, k := range slices.Sorted(maps.Keys(wire.AnswerSchemas())) {
 		answer := rawSchema(wire.AnswerSchemas()[k])
 		if answer.Properties["action"] == nil {
 			continue // kind none: no answer
@@ -357,7 +359,7 @@ func mcpPayloadSchemas() []*jsonschema.Schema {
 	}}
 	keys := map[string]*jsonschema.Schema{
 		"buy": boolean, "accept": boolean, "mortgage": boolean, "unmortgage": boolean, "improve": boolean, "unimprove": boolean,
-		"choice":     {Type: "string", Enum: strs(sortedKeys(jailChoices)...)},
+		"choice":     {Type: "string", Enum: strs(slices.Sorted(maps.Keys(jailChoices))...)},
 		"deck":       {Types: []string{"string", "integer"}},
 		"bid":        {Types: []string{"integer", "null"}, Description: "the bid; null drops out"},
 		"limit":      {Type: "integer", Description: "sealed deals: the least net cash taken (negative: the most paid)"},
@@ -372,7 +374,7 @@ func mcpPayloadSchemas() []*jsonschema.Schema {
 		"improveGroup": {"improve"}, "unimproveGroup": {"unimprove"},
 	}
 	var out []*jsonschema.Schema
-	for _, kind := range sortedKeys(mcpKinds) {
+	for _, kind := range slices.Sorted(maps.Keys(mcpKinds)) {
 		s := &jsonschema.Schema{Type: "object", Title: kind, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 			Required: append([]string{"kind"}, required[kind]...),
 			Properties: map[string]*jsonschema.Schema{"kind": {Const: jsonschema.Ptr[any](kind)},
