@@ -129,14 +129,14 @@ func (r *route) moreLiteral(o *route) bool {
 	return false
 }
 
-// errUnknownResource is a URI that names no resource.
-var errUnknownResource = errors.New("unknown resource")
-
-// seatNames are g's players' names by seat.
+// seatNames are g's players' names by seat (Setup.Names takes a pointer).
 func seatNames(g *session.Session) []string {
 	setup := g.Setup()
 	return setup.Names()
 }
+
+// errUnknownResource is a URI that names no resource.
+var errUnknownResource = errors.New("unknown resource")
 
 // read reads uri for ss (and a seat token, from read_resource).
 func (s *Server) read(ctx context.Context, uri string, ss *mcp.ServerSession, token string) (*content, error) {
@@ -372,15 +372,8 @@ func (s *Server) readBoard(_ context.Context, _ *readCtx, g *session.Session) (*
 	return &content{mimeSVG, p.View.SVG()}, nil
 }
 
-// viewerPending is the pending decision as the reader may see it: with
-// read_resource's token, else the connection's token for the deciding
-// seat, else as a spectator.
-func (s *Server) viewerPending(rc *readCtx, g *session.Session) (session.Pending, error) {
-	return s.pendingFor(g, rc.token, rc.ss)
-}
-
 func (s *Server) readDecision(_ context.Context, rc *readCtx, g *session.Session) (*content, error) {
-	p, err := s.viewerPending(rc, g)
+	p, err := s.pendingFor(g, rc.token, rc.ss)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +386,7 @@ func (s *Server) readDecision(_ context.Context, rc *readCtx, g *session.Session
 }
 
 func (s *Server) readLegal(_ context.Context, rc *readCtx, g *session.Session) (*content, error) {
-	p, err := s.viewerPending(rc, g)
+	p, err := s.pendingFor(g, rc.token, rc.ss)
 	if err != nil {
 		return nil, err
 	}
