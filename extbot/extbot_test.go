@@ -71,6 +71,7 @@ func TestFaultyPrograms(t *testing.T) {
 		{"slow", []string{"code=timeout"}, []string{"retired for the rest", "code=bad_message"}, true},
 		{"badproto", []string{"speaks protocol 99"}, nil, true},
 		{"lean", nil, []string{"the fallback answers", "lean: decide"}, false},
+		{"chatty", []string{"code=bad_message", "refusal bad_message", "at most 1024"}, []string{"retired"}, true},
 		{"badomit", []string{`asks to omit \"view\": it may omit text, notation, trade and events`}, nil, true},
 	}
 	for _, tc := range cases {

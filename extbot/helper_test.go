@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,6 +55,7 @@ func helperBot(mode, options string) string {
 //	         stderr open and sleeps (its pid in $EXTBOT_ORPHAN_PID), then
 //	         stops answering
 //	sleeper  (the orphan's process) sleeps
+//	chatty   good, but its 2nd answer's speech is too long
 //
 // It writes "refusal CODE" and "retired" to stderr when told.
 func helperServe(mode string, r io.Reader, w io.Writer) error {
@@ -141,7 +143,11 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 			case mode == "slow" && n == 3:
 				time.Sleep(300 * time.Millisecond)
 			}
-			fmt.Fprintf(w, `{"type":"answer","id":%d,"action":%s,"speech":"helper %s"}`+"\n", m.ID, act, mode)
+			speech := "helper " + mode
+			if mode == "chatty" && n == 2 {
+				speech = strings.Repeat("blah ", extbot.MaxSpeech)
+			}
+			fmt.Fprintf(w, `{"type":"answer","id":%d,"action":%s,"speech":%q}`+"\n", m.ID, act, speech)
 		}
 	}
 }

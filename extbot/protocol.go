@@ -210,6 +210,14 @@ const (
 	CodeBadMessage = "bad_message" // a line that is not an answer to the decision
 )
 
+// MaxSpeech and MaxThought bound an answer's words, in bytes: they go to
+// every viewer, into the stored log and into language models' prompts.
+// A longer answer is a bad_message.
+const (
+	MaxSpeech  = 1 << 10
+	MaxThought = 4 << 10
+)
+
 // MaxEvents bounds the events a Decide or End carries: a program that
 // was not asked for a long while (retired, or started late in a resumed
 // session) gets the latest.

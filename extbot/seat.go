@@ -142,6 +142,10 @@ func (s *Seat) ask(v monopoly.View, d monopoly.Decision) (agent.Answer, error) {
 	if err != nil {
 		return agent.Answer{}, err
 	}
+	if len(a.Speech) > MaxSpeech || len(a.Thought) > MaxThought {
+		return agent.Answer{}, &failure{refusal: wire.Refusal{Code: CodeBadMessage,
+			Message: fmt.Sprintf("extbot: speech of %d bytes and thought of %d: at most %d and %d", len(a.Speech), len(a.Thought), MaxSpeech, MaxThought)}}
+	}
 	act, err := wire.DecodeAction(s.rules, s.seat, a.Action)
 	if err == nil {
 		err = v.Check(act)
