@@ -2,7 +2,7 @@ package web
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
 	"net/http"
@@ -155,12 +155,12 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req := struct {
-		At    int    `json:"at"`
+		At    *int   `json:"at"`
 		Seats string `json:"seats"` // as gopoly play --seats; "" keeps them
 		Take  *int   `json:"take"`  // a seat a person takes, the others kept
 	}{}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody)).Decode(&req); err != nil {
-		s.fail(w, r, http.StatusBadRequest, "bad_request", "fork: want {\"at\": N, \"seats\": \"...\"} or {\"at\": N, \"take\": SEAT}: "+err.Error())
+	if err := decodeBody(w, r, maxBody, &req); err != nil || req.At == nil {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", fmt.Sprintf("fork: want {\"at\": N, \"seats\": \"...\"} or {\"at\": N, \"take\": SEAT} (%v)", err))
 		return
 	}
 	var seats []session.Seat
@@ -180,7 +180,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ctx := context.WithoutCancel(r.Context()) // a new game is made whole, whoever waits for it
-	f, err := s.o.Sessions.Fork(ctx, r.PathValue("id"), req.At, seats)
+	f, err := s.o.Sessions.Fork(ctx, r.PathValue("id"), *req.At, seats)
 	if err != nil {
 		s.sessionError(w, r, err)
 		return

@@ -2,8 +2,8 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -166,8 +166,8 @@ func (s *Server) pace(w http.ResponseWriter, r *http.Request) {
 		Pause *bool    `json:"pause"`
 		Step  bool     `json:"step"`
 	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(&req); err != nil {
-		s.fail(w, r, http.StatusBadRequest, "bad_request", "pace: want {\"speed\": 0.5-5}, {\"pause\": true|false} or {\"step\": true}: "+err.Error())
+	if err := decodeBody(w, r, 4096, &req); err != nil || req.Speed == nil && req.Pause == nil && !req.Step {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", fmt.Sprintf("pace: want {\"speed\": 0.5-5}, {\"pause\": true|false} or {\"step\": true} (%v)", err))
 		return
 	}
 	if req.Speed != nil && (*req.Speed < minSpeed || *req.Speed > maxSpeed) {

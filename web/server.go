@@ -61,6 +61,15 @@ type Server struct {
 	wg       sync.WaitGroup
 }
 
+// decodeBody reads a request's JSON body of at most limit bytes into v,
+// refusing keys v does not have: a typo is an error, not a request that
+// does nothing.
+func decodeBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	d := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
+	d.DisallowUnknownFields()
+	return d.Decode(v)
+}
+
 // New returns a server of o.Sessions.
 func New(o Options) *Server {
 	if o.Logger == nil {

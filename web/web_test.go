@@ -390,8 +390,10 @@ func TestPace(t *testing.T) {
 	if res, _ := ts.do(t, "POST", path, "", map[string]any{"pause": true}); res.StatusCode != 403 {
 		t.Fatalf("a spectator paced the game: %d", res.StatusCode)
 	}
-	if res, _ := ts.do(t, "POST", path, tokenOf(l.Research), map[string]any{"speed": 9}); res.StatusCode != 400 {
-		t.Fatalf("speed 9: %d", res.StatusCode)
+	for _, bad := range []map[string]any{{"speed": 9}, {"paused": true}, {}} {
+		if res, _ := ts.do(t, "POST", path, tokenOf(l.Research), bad); res.StatusCode != 400 {
+			t.Fatalf("pace %v: %d", bad, res.StatusCode)
+		}
 	}
 	_, data = ts.do(t, "POST", path, tokenOf(l.Research), map[string]any{"pause": true})
 	var p paceState
@@ -448,6 +450,15 @@ func TestForkTakesASeat(t *testing.T) {
 	}
 	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), map[string]any{"at": 1 << 20}); res.StatusCode != 422 {
 		t.Fatalf("a fork past the end: %d", res.StatusCode)
+	}
+	games := ts.games(t)
+	for _, bad := range []map[string]any{{"tkae": 1, "at": 3}, {"take": 1}} {
+		if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), bad); res.StatusCode != 400 {
+			t.Errorf("fork %v: %d", bad, res.StatusCode)
+		}
+	}
+	if ts.games(t) != games {
+		t.Error("a malformed fork made a game")
 	}
 }
 
