@@ -6,6 +6,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/trade"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -57,14 +58,15 @@ type Baseline struct {
 	// Memos of work that gives the same answer until the position
 	// changes, for the rules they were made under.
 	rules  *monopoly.Rules
-	groups groupsHeld // its colour groups, as of its last decision
+	worth  *worth.Table // of rules
+	groups groupsHeld   // its colour groups, as of its last decision
 	idle   idle       // a position in which it had nothing to build or lift
 }
 
 // forget drops the memos when the rules change (a player reused in
 // another game).
 func (b *Baseline) forget(r *monopoly.Rules) {
-	b.rules, b.groups, b.noTrade, b.idle = r, groupsHeld{}, noTrade{}, idle{}
+	b.rules, b.worth, b.groups, b.noTrade, b.idle = r, worth.Of(r), groupsHeld{}, noTrade{}, idle{}
 }
 
 // idle records a position in which a manage decision found nothing to
@@ -85,22 +87,22 @@ func (b *Baseline) idleAt(v monopoly.View, owned uint64, cash int) bool {
 }
 
 // noTrade records why a trade search found nothing, so that it is not run
-// again until it may succeed: properties change hands (key), its cash
-// reaches the least an offer needed (cash), a rejected offer may be made
-// again (turn), or, when trade.Fair refused an offer, mortgages change
-// (which move its judgement).
+// again until it may succeed: properties change hands, mortgages or
+// buildings change (key: the prices it asks, trade.Fair's judgement and
+// the rents it may owe move with them), its
+// cash reaches the least an offer needed (cash), or a turn comes at which
+// a rejected offer may be made again or its own valuation, which moves
+// with its cash and the rents on the board, may say yes (turn).
 type noTrade struct {
-	key       uint64 // ownership fingerprint; 0: no search recorded
-	cash      int
-	turn      int
-	unfair    bool   // trade.Fair refused an offer
-	mortgaged uint64 // the mortgages then
+	key  uint64 // ownership fingerprint; 0: no search recorded
+	cash int
+	turn int
 }
 
 // stale reports whether a search may now find what the recorded one did
 // not, in the position of v with cash and ownership fingerprint key.
 func (nt *noTrade) stale(v monopoly.View, key uint64, cash int) bool {
-	return key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn || nt.unfair && v.MortgagedMask() != nt.mortgaged
+	return key != nt.key || cash >= nt.cash || v.Turn() >= nt.turn
 }
 
 // groupsHeld sorts a player's colour groups into those it owns whole and
@@ -190,7 +192,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			break
 		}
 		a.Kind = monopoly.ActRejectTrade
-		if b.tradeGain(v, me, o) >= 0 && trade.Fair(v, me, o) {
+		if b.tradeGain(v, me, o) >= -roundingSlack && trade.Fair(v, me, o) {
 			a.Kind = monopoly.ActAcceptTrade
 		} else if c, ok := b.counter(v, me, o); ok {
 			return c
@@ -208,18 +210,51 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	return a
 }
 
-// BidLimit is the most it bids for sq at auction: its worth, more for a
-// street that completes one of its colour groups or stops another player
-// completing one, keeping CompleteReserve.
+// BidLimit is the most it bids for sq at auction, keeping
+// CompleteReserve: its worth, more for a street that completes one of its
+// colour groups or stops another player completing one (BidCompletes,
+// BidBlocks), and never less than its worth with what winning it adds to
+// its stake in the group (worth.Table.Stakes), or half of what another winning
+// it would add to theirs: what a rival gains is the loss of every other
+// player, the bidder's share of it about half.
 func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
-	value := float64(v.Rules().Squares[sq].Price) * (1 + b.P.ValuationBias)
+	r := v.Rules()
+	bias := 1 + b.P.ValuationBias
+	price := float64(r.Squares[sq].Price) * bias
+	value := price
 	switch {
 	case Completes(v, me, sq):
 		value *= b.P.BidCompletes * b.stretch()
 	case Strategic(v, me, sq):
 		value *= b.P.BidBlocks
 	}
+	if r.Squares[sq].Kind == monopoly.KindStreet {
+		before := worth.HoldingsOf(v)
+		stake := 0.0
+		for p := range v.Players() {
+			if v.Bankrupt(p) {
+				continue
+			}
+			after := before.Give(1<<sq, p)
+			d := b.table(r).Stakes(&before, &after, p, 1<<sq)
+			if p == me {
+				stake = max(stake, b.stretch()*d)
+			} else {
+				stake = max(stake, d/2)
+			}
+		}
+		value = max(value, price+bias*stake)
+	}
 	return min(int(value), v.Cash(me)-b.P.CompleteReserve)
+}
+
+// table is the worth table of r, kept from its last decision under r.
+// (BidLimit and the valuations are called from outside Decide too.)
+func (b *Baseline) table(r *monopoly.Rules) *worth.Table {
+	if b.worth == nil || b.worth.Rules() != r {
+		return worth.Of(r)
+	}
+	return b.worth
 }
 
 // stretch and weight are StretchBudget and PropertyWeight, 0 counting as 1.
@@ -251,7 +286,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 				}
 				b.pending = monopoly.TradeOffer{}
 			}
-			nt.key, nt.mortgaged = key, v.MortgagedMask()
+			nt.key = key
 		}
 	}
 	// Remember how the last proposal went: a rejected offer is not made
@@ -361,15 +396,15 @@ func SmallestMortgage(v monopoly.View, mask uint64) int {
 
 // findTrade looks for an offer that completes one of its colour groups: a
 // swap that completes one of the partner's too, balanced with cash, or a
-// purchase at a price that compensates the partner for the group it gives
-// up. When it finds none it records in b.noTrade the least cash and the
-// earliest turn at which one of the offers it passed over becomes possible.
+// purchase at the price it would itself take in the partner's place. When
+// it finds none it records in b.noTrade the least cash and the earliest
+// turn at which one of the offers it passed over becomes possible.
 func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool) {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
 	cash := v.Cash(me)
 	b.groups.update(r, owned)
-	b.noTrade.cash, b.noTrade.turn, b.noTrade.unfair = math.MaxInt, math.MaxInt, false
+	b.noTrade.cash, b.noTrade.turn = math.MaxInt, math.MaxInt
 	for gm := b.groups.near; gm != 0; gm &= gm - 1 {
 		g := &r.Groups[bits.TrailingZeros16(gm)]
 		mask := g.Mask
@@ -382,7 +417,6 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			b.noTrade.turn = min(b.noTrade.turn, t+b.P.RetryTurns)
 			continue
 		}
-		wantValue := r.Squares[want].Price + groupBonus(r, want)
 		// A swap: something of ours that completes one of their groups.
 		for m := owned &^ mask; m != 0; m &= m - 1 {
 			give := bits.TrailingZeros64(m)
@@ -390,28 +424,28 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			if s.Kind != monopoly.KindStreet || b.groups.complete&(1<<s.Group) != 0 || !Completes(v, other, give) {
 				continue
 			}
-			giveValue := s.Price + groupBonus(r, give)
-			pay := max(0, wantValue-giveValue)
+			o := monopoly.TradeOffer{From: int8(me), To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want}
+			pay := max(0, b.asking(v, other, o))
 			if need := pay + b.P.TradeReserve; cash < need {
 				b.noTrade.cash = min(b.noTrade.cash, need)
 				continue
 			}
-			o := monopoly.TradeOffer{To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want, GiveCash: int64(pay)}
-			if !trade.Fair(v, me, o) {
-				b.noTrade.unfair = true // what it gives is worth far more than what it gets
+			o.GiveCash = int64(pay)
+			if !b.worthProposing(v, me, o) {
 				continue
 			}
 			b.pending = o
 			return o, true
 		}
 		// A purchase, if it leaves cash to build with.
-		if need := wantValue + b.P.TradeReserve + g.HouseCost*len(g.Squares); cash < need {
+		o := monopoly.TradeOffer{From: int8(me), To: int8(other), GetSquares: 1 << want}
+		pay := max(0, b.asking(v, other, o))
+		if need := pay + b.P.TradeReserve + g.HouseCost*len(g.Squares); cash < need {
 			b.noTrade.cash = min(b.noTrade.cash, need)
 			continue
 		}
-		o := monopoly.TradeOffer{To: int8(other), GetSquares: 1 << want, GiveCash: int64(wantValue)}
-		if !trade.Fair(v, me, o) {
-			b.noTrade.unfair = true
+		o.GiveCash = int64(pay)
+		if !b.worthProposing(v, me, o) {
 			continue
 		}
 		b.pending = o
@@ -420,14 +454,49 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 	return monopoly.TradeOffer{}, false
 }
 
-// tradeGain values an offer for its target me: cash and printed prices
-// (mortgaged properties at what they are worth after lifting), plus the
-// value of a group it completes, minus that of a group it hands over.
-func (b *Baseline) tradeGain(v monopoly.View, me int, o monopoly.TradeOffer) int {
-	if v.Cash(me)-int(o.GetCash) < b.P.CompleteReserve {
+// worthProposing reports whether offer o is worth making, and when it is
+// not records in b.noTrade what must change first: holdings or mortgages
+// when trade.Fair refuses it (the key covers them), more cash when its
+// own valuation does (short of cash it values cash above its face; how
+// short it is moves with the rents it may owe, which the key covers).
+func (b *Baseline) worthProposing(v monopoly.View, me int, o monopoly.TradeOffer) bool {
+	if !trade.Fair(v, me, o) {
+		return false
+	}
+	if b.tradeGain(v, me, o) < -roundingSlack {
+		b.noTrade.cash = min(b.noTrade.cash, v.Cash(me)+1)
+		return false
+	}
+	return true
+}
+
+// roundingSlack is the loss, in dollars, that a trade it makes or
+// accepts may show by its own valuation: prices are rounded up to a whole
+// dollar, and a partner valuing as it does asks exactly what the exchange
+// is worth to it.
+const roundingSlack = 1
+
+// asking is the net cash that target of o would ask for its properties
+// and cards were it valuing them as b does, cash at its face (and never
+// less than trade.Fair lets it take): the price b offers it. It depends
+// on holdings and mortgages only, which the noTrade memo relies on.
+func (b *Baseline) asking(v monopoly.View, target int, o monopoly.TradeOffer) int {
+	return max(int(math.Ceil(-b.assetGain(v, target, o))), int(math.Ceil(trade.FairFloor(v, target, o))))
+}
+
+// tradeGain values an offer for me, its target or its proposer: the cash
+// at what cash is worth to it now (worth.Cash) and the properties and
+// cards as assetGain values them. An offer leaving it less than
+// CompleteReserve is worth nothing to it.
+func (b *Baseline) tradeGain(v monopoly.View, me int, o monopoly.TradeOffer) float64 {
+	net := int(o.GiveCash) - int(o.GetCash) // what it receives when it is the target
+	if me == int(o.From) {
+		net = -net
+	}
+	if v.Cash(me)+net < b.P.CompleteReserve {
 		return -1
 	}
-	return int(o.GiveCash) - int(o.GetCash) + b.assetGain(v, me, o)
+	return worth.Cash(v.Cash(me), net, worth.Liquidity(v, me)) + b.assetGain(v, me, o)
 }
 
 // counter answers an offer it would refuse, when the rules allow
@@ -447,74 +516,65 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 	return a, v.Check(a) == nil
 }
 
-// leastCash is the net cash it takes for the properties and cards of o
-// (negative: the most it pays): what they are worth to it, and never
-// less than trade.Fair allows.
+// leastCash is the net cash seat me takes for the properties and cards
+// of o (negative: the most it pays): the cash worth (worth.Cash) what
+// they are worth to it, and never less than trade.Fair allows.
 func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int {
-	return max(-b.assetGain(v, me, o), int(math.Ceil(trade.FairFloor(v, me, o))))
+	least := worth.CashFor(v.Cash(me), -b.assetGain(v, me, o), worth.Liquidity(v, me))
+	return max(least, int(math.Ceil(trade.FairFloor(v, me, o))))
 }
 
-// assetGain is tradeGain without the cash: what the properties and cards
-// that change hands are worth to me, property at 1+ValuationBias times
-// its price weighed by PropertyWeight, and a colour group completed
-// either way at its prices (times StretchBudget for its own) and the same
-// bias.
-func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) int {
+// assetGain is what the properties and cards of o are worth to me, its
+// proposer or its target, without the cash: each property at
+// 1+ValuationBias times its price weighed by PropertyWeight (mortgaged
+// ones at what they are worth once lifted), and every colour group they
+// touch by the change in its holders' stakes (worth.Table.Stakes: what the group
+// earns developed, times how near each stands to owning it whole), its
+// own gain weighed by StretchBudget and the partner's gain counted as its
+// loss. Selling a street that completes the partner's group thus costs it
+// the partner's whole gain, and one that leaves the partner a street short
+// of a group most of it.
+func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) float64 {
 	r := v.Rules()
 	bias := 1 + b.P.ValuationBias
-	prop, own := bias*b.weight(), bias*b.stretch()
+	prop := bias * b.weight()
+	in, out, cardsIn, cardsOut, other := o.GiveSquares, o.GetSquares, o.GiveCards, o.GetCards, int(o.From)
+	if me == int(o.From) {
+		in, out, cardsIn, cardsOut, other = out, in, cardsOut, cardsIn, int(o.To)
+	}
 	gain := 0.0
-	worth := func(sq int) float64 {
+	worthOf := func(sq int) float64 {
 		if v.Mortgaged(sq) {
 			return float64(r.Squares[sq].Price-r.UnmortgageCost(sq)-r.TransferFee(sq)) * prop
 		}
 		return float64(r.Squares[sq].Price) * prop
 	}
-	after := v.OwnedMask(me)&^o.GetSquares | o.GiveSquares
-	from := int(o.From)
-	theirs := v.OwnedMask(from)&^o.GiveSquares | o.GetSquares
-	for m := o.GiveSquares; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		gain += worth(sq)
-		if gm := r.GroupMask(sq); r.Squares[sq].Kind == monopoly.KindStreet && after&gm == gm && v.OwnedMask(me)&gm != gm {
-			gain += float64(groupBonus(r, sq)) * own
-		}
+	for m := in; m != 0; m &= m - 1 {
+		gain += worthOf(bits.TrailingZeros64(m))
 	}
-	for m := o.GetSquares; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		gain -= worth(sq)
-		if gm := r.GroupMask(sq); r.Squares[sq].Kind == monopoly.KindStreet && theirs&gm == gm {
-			gain -= float64(groupBonus(r, sq)) * bias
-		}
+	for m := out; m != 0; m &= m - 1 {
+		gain -= worthOf(bits.TrailingZeros64(m))
 	}
-	gain += trade.JailCardValue * float64(bits.OnesCount8(o.GiveCards)-bits.OnesCount8(o.GetCards))
-	return int(math.Round(gain))
+	before := worth.HoldingsOf(v)
+	after := before.Move(in, other, me).Move(out, me, other)
+	t := b.table(r)
+	gain += bias * (b.stretch()*t.Stakes(&before, &after, me, in|out) - t.Stakes(&before, &after, other, in|out))
+	gain += trade.JailCardValue * float64(bits.OnesCount8(cardsIn)-bits.OnesCount8(cardsOut))
+	return gain
 }
 
-// ownership fingerprints who owns what: all a trade search depends on
-// besides cash, time and (through trade.Fair) mortgages. (Buildings would
-// block a trade, but there are none in a group split between two
-// players.)
+// ownership fingerprints who owns what, what is mortgaged and how many
+// buildings the bank has: all a trade search depends on besides cash and
+// time. (Buildings move the rents a player may owe, and so what cash is
+// worth to it.)
 func ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
 		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
 	}
+	h = (h ^ v.MortgagedMask()) * 0x100000001b3
+	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
 	return h | 1 // never 0, which means "no search recorded"
-}
-
-// groupBonus is what owning the whole colour group of sq adds: the group's
-// printed prices.
-func groupBonus(r *monopoly.Rules, sq int) int {
-	s := &r.Squares[sq]
-	if s.Kind != monopoly.KindStreet {
-		return 0
-	}
-	total := 0
-	for _, q := range r.Groups[s.Group].Squares {
-		total += r.Squares[q].Price
-	}
-	return total
 }
 
 // Completes reports whether p getting sq gives it sq's whole group.

@@ -3,10 +3,14 @@ package bots_test
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/trade"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
@@ -144,10 +148,31 @@ func answerWith(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer, p agent.P
 	return bots.NewBaseline(p).Decide(g.View(0), d), g
 }
 
+// completing is what handing over the street that completes a rival's
+// group costs a baseline at least: the street's price and the rise of
+// the rival's stake from a street short (held by another, worth.Share
+// 0.2) to the whole group.
+func completing(r *monopoly.Rules, sq int) int {
+	return r.Squares[sq].Price + int(math.Ceil(0.8*worth.Monopoly(r, r.Squares[sq].Group)))
+}
+
+// The baseline refuses to hand over the last orange for a utility or its
+// price, takes a price that pays for the rival's monopoly, and swaps it
+// for the light blue completing its own group only with cash making up
+// the difference between the two groups.
 func TestBaselineRefusesLopsidedTrades(t *testing.T) {
 	g := tradePosition(t, "")
 	r := g.Rules()
 	sq := func(n string) uint64 { i, _ := r.SquareIndex(n); return 1 << i }
+	nyIdx, _ := r.SquareIndex("New York Avenue")
+	ctIdx, _ := r.SquareIndex("Connecticut Avenue")
+	ny := completing(r, nyIdx)
+	// The swap: it gains Connecticut and its own light blues' rise from a
+	// street short to whole (0.8 of their worth), and gives New York.
+	swap := int64(ny - completing(r, ctIdx) + 1)
+	if swap <= 0 || ny <= 200+560 {
+		t.Fatalf("the oranges are worth no more than the light blues or their prices: %d, %d", ny, swap)
+	}
 	cases := []struct {
 		name string
 		o    monopoly.TradeOffer
@@ -155,8 +180,10 @@ func TestBaselineRefusesLopsidedTrades(t *testing.T) {
 	}{
 		{"completing their oranges for a utility", monopoly.TradeOffer{To: 0, GiveSquares: sq("Electric Company"), GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
 		{"completing their oranges for its price", monopoly.TradeOffer{To: 0, GiveCash: 200, GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
-		{"completing their oranges for a compensating price", monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: sq("New York Avenue")}, monopoly.ActAcceptTrade},
-		{"a swap completing both groups, balanced with cash", monopoly.TradeOffer{To: 0, GiveSquares: sq("Connecticut Avenue"), GiveCash: 520, GetSquares: sq("New York Avenue")}, monopoly.ActAcceptTrade},
+		{"completing their oranges for the printed prices", monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
+		{"completing their oranges for a compensating price", monopoly.TradeOffer{To: 0, GiveCash: int64(ny) + 100, GetSquares: sq("New York Avenue")}, monopoly.ActAcceptTrade},
+		{"a swap completing both groups, balanced with cash", monopoly.TradeOffer{To: 0, GiveSquares: sq("Connecticut Avenue"), GiveCash: swap + 100, GetSquares: sq("New York Avenue")}, monopoly.ActAcceptTrade},
+		{"a swap completing both groups, short of the balance", monopoly.TradeOffer{To: 0, GiveSquares: sq("Connecticut Avenue"), GiveCash: swap / 2, GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
 		{"a swap completing both groups, unbalanced", monopoly.TradeOffer{To: 0, GiveSquares: sq("Connecticut Avenue"), GetSquares: sq("New York Avenue")}, monopoly.ActRejectTrade},
 	}
 	for _, c := range cases {
@@ -207,10 +234,11 @@ func TestBaselineCounterOffers(t *testing.T) {
 	r := g.Rules()
 	ny, _ := r.SquareIndex("New York Avenue")
 	a, h := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: 200, GetSquares: 1 << ny})
-	want := monopoly.TradeOffer{From: 0, To: 1, GiveSquares: 1 << ny, GetCash: 200 + 560}
-	if a.Kind != monopoly.ActCounterTrade || *a.Offer != want {
-		t.Fatalf("answered %s %+v, want a counter-offer %+v", a.Kind, a.Offer, want)
+	if a.Kind != monopoly.ActCounterTrade || a.Offer.GiveSquares != 1<<ny || a.Offer.GetSquares != 0 || a.Offer.GiveCash != 0 ||
+		int(a.Offer.GetCash) < completing(r, ny) || float64(a.Offer.GetCash) < trade.CompletionFloor(r, ny) {
+		t.Fatalf("answered %s %+v, want a counter-offer of New York Avenue for at least $%d", a.Kind, a.Offer, completing(r, ny))
 	}
+	price := a.Offer.GetCash
 	if err := h.Apply(a); err != nil {
 		t.Fatal(err)
 	}
@@ -218,8 +246,8 @@ func TestBaselineCounterOffers(t *testing.T) {
 	if back := bots.NewBaseline(bots.BaselineParams()).Decide(h.View(1), d); d.Player != 1 || back.Kind != monopoly.ActAcceptTrade {
 		t.Fatalf("the proposer answered the counter with %s", back.Kind)
 	}
-	if a, _ := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: 200 + 560, GetSquares: 1 << ny}); a.Kind != monopoly.ActAcceptTrade {
-		t.Fatalf("a fair offer answered with %s", a.Kind)
+	if a, _ := answer(t, g, monopoly.TradeOffer{To: 0, GiveCash: price, GetSquares: 1 << ny}); a.Kind != monopoly.ActAcceptTrade {
+		t.Fatalf("its own price offered, answered with %s", a.Kind)
 	}
 }
 
@@ -349,6 +377,28 @@ func decide(g *monopoly.Game, p agent.Params, d monopoly.Decision) monopoly.Acti
 // its documentation gives, from the default's answer on the same
 // position.
 
+// leastTaken is the least cash, up to seat 1's $1,500, that a baseline
+// with parameters p takes from seat 1 for the squares sell of seat 0 (the
+// answers are monotone in the cash); 1501 when it takes none.
+func leastTaken(t *testing.T, g *monopoly.Game, sell uint64, p agent.Params) int64 {
+	t.Helper()
+	return 1 + int64(sort.Search(1500, func(i int) bool {
+		a, _ := answerWith(t, g, monopoly.TradeOffer{To: 0, GiveCash: int64(i + 1), GetSquares: sell}, p)
+		return a.Kind == monopoly.ActAcceptTrade
+	}))
+}
+
+// mostPaid is the most cash, up to $1,499, that a baseline with
+// parameters p pays seat 1 for the squares buy of seat 1; 0 when it pays
+// nothing.
+func mostPaid(t *testing.T, g *monopoly.Game, buy uint64, p agent.Params) int64 {
+	t.Helper()
+	return int64(sort.Search(1499, func(i int) bool {
+		a, _ := answerWith(t, g, monopoly.TradeOffer{To: 0, GetCash: int64(i + 1), GiveSquares: buy}, p)
+		return a.Kind != monopoly.ActAcceptTrade
+	}))
+}
+
 // valuation_bias: valued above its price, a street is worth more at
 // auction, in a trade, and when buying (down to less reserve); below its
 // price, less.
@@ -357,12 +407,16 @@ func TestBaselineValuationBias(t *testing.T) {
 	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0})
 	r := g.Rules()
 	atlantic := monopolytest.Square(t, r, "Atlantic Avenue") // $260, nobody's group
-	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: atlantic, Amount: 270}
+	limit := bots.NewBaseline(bias(0)).BidLimit(g.View(0), 0, atlantic)
+	if limit < 260 {
+		t.Fatalf("unbiased, bids only up to $%d for a $260 street", limit)
+	}
+	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: atlantic, Amount: limit}
 	if got := decide(g, bias(0), bid); got != monopoly.ActDropOut {
-		t.Errorf("unbiased, at $270 for a $260 street: %s", got)
+		t.Errorf("unbiased, at its limit of $%d for a $260 street: %s", limit, got)
 	}
 	if got := decide(g, bias(0.2), bid); got != monopoly.ActBid {
-		t.Errorf("biased +0.2, at $270 for a $260 street: %s", got)
+		t.Errorf("biased +0.2, at $%d for a $260 street: %s", limit, got)
 	}
 
 	for _, c := range []struct {
@@ -384,12 +438,12 @@ func TestBaselineValuationBias(t *testing.T) {
 	}
 
 	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
-	offer := monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}
-	if a, _ := answerWith(t, g, offer, bias(0)); a.Kind != monopoly.ActAcceptTrade {
-		t.Errorf("unbiased, $260 for its $240 street: %s", a.Kind)
+	least := leastTaken(t, g, illinois, bias(0))
+	if least <= 240 || least > 1000 {
+		t.Fatalf("unbiased, sells its $240 street for $%d", least)
 	}
-	if a, _ := answerWith(t, g, offer, bias(0.2)); a.Kind != monopoly.ActRejectTrade {
-		t.Errorf("biased +0.2, $260 for its $240 street: %s", a.Kind)
+	if biased := leastTaken(t, g, illinois, bias(0.2)); biased <= least {
+		t.Errorf("biased +0.2, sells its $240 street for $%d, unbiased for $%d", biased, least)
 	}
 }
 
@@ -400,24 +454,28 @@ func TestBaselineStretchBudget(t *testing.T) {
 	g := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0},
 		monopolytest.Owned{Name: "Illinois Avenue", Owner: 1})
 	r := g.Rules()
-	// An auction for the last red ($240): the default bids up to 1.6 times
-	// its price, $384.
+	illinois := monopolytest.Square(t, r, "Illinois Avenue")
+	// An auction for the last red ($240).
 	g2 := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0})
-	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: monopolytest.Square(t, r, "Illinois Avenue"), Amount: 400}
+	limit := bots.NewBaseline(stretch(1)).BidLimit(g2.View(0), 0, illinois)
+	if limit < 2*240 {
+		t.Fatalf("stretch 1, bids only up to $%d for the last red", limit)
+	}
+	bid := monopoly.Decision{Kind: monopoly.DecisionBid, Player: 0, Square: illinois, Amount: limit}
 	if got := decide(g2, stretch(1), bid); got != monopoly.ActDropOut {
-		t.Errorf("stretch 1, at $400 for the last red: %s", got)
+		t.Errorf("stretch 1, at its limit of $%d for the last red: %s", limit, got)
 	}
 	if got := decide(g2, stretch(1.5), bid); got != monopoly.ActBid {
-		t.Errorf("stretch 1.5, at $400 for the last red: %s", got)
+		t.Errorf("stretch 1.5, at $%d for the last red: %s", limit, got)
 	}
-	// Bought in a trade: the street and the group ($240 + $680) are worth
-	// $920 to the default.
-	offer := monopoly.TradeOffer{To: 0, GiveSquares: 1 << monopolytest.Square(t, r, "Illinois Avenue"), GetCash: 1000}
-	if a, _ := answerWith(t, g, offer, stretch(1)); a.Kind != monopoly.ActRejectTrade {
-		t.Errorf("stretch 1, the last red for $1,000: %s", a.Kind)
+	// Bought in a trade: the street and the rise of its stake to the whole
+	// group.
+	most := mostPaid(t, g, 1<<illinois, stretch(1))
+	if most < int64(completing(r, illinois))-1 {
+		t.Fatalf("stretch 1 pays at most $%d for the last red, want at least $%d", most, completing(r, illinois)-1)
 	}
-	if a, _ := answerWith(t, g, offer, stretch(1.5)); a.Kind != monopoly.ActAcceptTrade {
-		t.Errorf("stretch 1.5, the last red for $1,000: %s", a.Kind)
+	if more := mostPaid(t, g, 1<<illinois, stretch(1.5)); more <= most {
+		t.Errorf("stretch 1.5 pays at most $%d for the last red, stretch 1 $%d", more, most)
 	}
 }
 
@@ -430,20 +488,16 @@ func TestBaselinePropertyWeight(t *testing.T) {
 	r := g.Rules()
 	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
 	atlantic := uint64(1) << monopolytest.Square(t, r, "Atlantic Avenue")
-	for _, c := range []struct {
-		name   string
-		o      monopoly.TradeOffer
-		weight float64
-		want   monopoly.ActionKind
-	}{
-		{"selling its $240 street for $260", monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}, 1, monopoly.ActAcceptTrade},
-		{"selling its $240 street for $260", monopoly.TradeOffer{To: 0, GiveCash: 260, GetSquares: illinois}, 1.5, monopoly.ActRejectTrade},
-		{"buying a $260 street for $240", monopoly.TradeOffer{To: 0, GetCash: 240, GiveSquares: atlantic}, 1, monopoly.ActAcceptTrade},
-		{"buying a $260 street for $240", monopoly.TradeOffer{To: 0, GetCash: 240, GiveSquares: atlantic}, 0.5, monopoly.ActRejectTrade},
-	} {
-		if a, _ := answerWith(t, g, c.o, weight(c.weight)); a.Kind != c.want {
-			t.Errorf("weight %v, %s: %s, want %s", c.weight, c.name, a.Kind, c.want)
-		}
+	least := leastTaken(t, g, illinois, weight(1))
+	if dearer := leastTaken(t, g, illinois, weight(1.5)); dearer <= least {
+		t.Errorf("weight 1.5 sells its $240 street for $%d, weight 1 for $%d", dearer, least)
+	}
+	most := mostPaid(t, g, atlantic, weight(1))
+	if most < 260 {
+		t.Fatalf("weight 1 pays at most $%d for a $260 street", most)
+	}
+	if cheaper := mostPaid(t, g, atlantic, weight(0.5)); cheaper >= most {
+		t.Errorf("weight 0.5 pays at most $%d for a $260 street, weight 1 $%d", cheaper, most)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
@@ -32,7 +33,7 @@ func paramSpec(t testing.TB, doc string) agent.ParamSpec {
 // brown); seat 2 owns Boardwalk. Seat first is to move.
 func giftPosition(t *testing.T, r *monopoly.Rules, first int) *monopoly.Game {
 	t.Helper()
-	return monopolytest.Position(t, r, first, []int{1500, 1500, 1500},
+	return monopolytest.Position(t, r, first, []int{1500, 3000, 1500},
 		monopolytest.Owned{Name: "New York Avenue", Owner: 0}, monopolytest.Owned{Name: "Oriental Avenue", Owner: 0},
 		monopolytest.Owned{Name: "Vermont Avenue", Owner: 0}, monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0},
 		monopolytest.Owned{Name: "St. James Place", Owner: 1}, monopolytest.Owned{Name: "Tennessee Avenue", Owner: 1},
@@ -49,11 +50,13 @@ func square(t *testing.T, r *monopoly.Rules, name string) uint64 {
 
 // Accept side: offers that would have a personality hand over the last
 // orange (completing its partner's group) for a utility, its price, or
-// both, are refused by all four, under both protocols; a price that pays
-// for the group is accepted, so the refusals are judgement, not habit.
+// both, are refused by all four, under both protocols; three times the least
+// that trade.Fair lets a player take is accepted, so the refusals are
+// judgement, not habit.
 func TestNoLopsidedGiftsAccepted(t *testing.T) {
 	open, sealed, counters := monopolytest.Rules(t, "max_rounds: 500"), monopolytest.Rules(t, "max_rounds: 500\ndeal_protocol: sealed"), monopolytest.Rules(t, "max_rounds: 500\ncounter_offers: 5")
 	ny, elec := square(t, open, "New York Avenue"), square(t, open, "Electric Company")
+	floor := trade.CompletionFloor(open, monopolytest.Square(t, open, "New York Avenue"))
 	cases := []struct {
 		name   string
 		o      monopoly.TradeOffer
@@ -62,7 +65,7 @@ func TestNoLopsidedGiftsAccepted(t *testing.T) {
 		{"the last orange for a utility", monopoly.TradeOffer{To: 0, GiveSquares: elec, GetSquares: ny}, false},
 		{"the last orange for its price", monopoly.TradeOffer{To: 0, GiveCash: 200, GetSquares: ny}, false},
 		{"the last orange for a utility and its price", monopoly.TradeOffer{To: 0, GiveSquares: elec, GiveCash: 200, GetSquares: ny}, false},
-		{"the last orange for twice its group", monopoly.TradeOffer{To: 0, GiveCash: 1400, GetSquares: ny}, true},
+		{"the last orange for three times the fair floor", monopoly.TradeOffer{To: 0, GiveCash: 3 * int64(floor), GetSquares: ny}, true},
 	}
 	for _, bot := range []string{"shark", "professor", "hustler", "turtle"} {
 		for _, c := range cases {
@@ -81,9 +84,9 @@ func TestNoLopsidedGiftsAccepted(t *testing.T) {
 				switch {
 				case r == sealed:
 					// It names its price without seeing the offer's cash:
-					// for the orange, at least the group's worth beyond
-					// what it is offered in kind.
-					if act.Kind == monopoly.ActAcceptTrade && act.Arg < 560 {
+					// for the orange, at least what trade.Fair lets it
+					// take (less a utility offered in kind).
+					if act.Kind == monopoly.ActAcceptTrade && float64(act.Arg) < floor-150 {
 						t.Errorf("%s, sealed, %s: asks only $%d", bot, c.name, act.Arg)
 					}
 				case act.Kind == monopoly.ActCounterTrade:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -34,7 +35,7 @@ type Player struct {
 
 	// Per-rules data, worked out when the rules change.
 	rules *monopoly.Rules
-	land  *landingModel // nil unless it values by landing frequencies
+	land  *worth.Landing // nil unless it values by landing frequencies
 	fear  rentFear      // what its valuation fears of a rival's group (trade.Valuer.Fear points here)
 	worth [monopoly.MaxSquares]float64
 
@@ -107,7 +108,7 @@ func (p *Player) setRules(r *monopoly.Rules) {
 	p.rules = r
 	p.land = nil
 	if p.P.LandingWeight > 0 || p.P.Hurdle > 0 {
-		p.land = landingFor(r)
+		p.land = worth.LandingOf(r)
 	}
 	for _, sq := range r.OwnableSquares() {
 		s := &r.Squares[sq]
@@ -118,7 +119,7 @@ func (p *Player) setRules(r *monopoly.Rules) {
 		if p.land != nil && p.P.LandingWeight > 0 {
 			// Bounded, so that no square is worth next to nothing or a
 			// fortune whatever its measured frequency.
-			w *= math.Min(1.5, math.Max(0.5, math.Pow(p.land.rel[sq], p.P.LandingWeight)))
+			w *= math.Min(1.5, math.Max(0.5, math.Pow(p.land.Rel[sq], p.P.LandingWeight)))
 		}
 		p.worth[sq] = w
 	}
@@ -231,8 +232,8 @@ func (p *Player) noteLanding(v monopoly.View, sq int) {
 	if p.land == nil || sq < 0 {
 		return
 	}
-	p.why.prob = p.land.prob[sq]
-	p.why.roi = p.land.turnYield(sq)
+	p.why.prob = p.land.Prob[sq]
+	p.why.roi = p.land.TurnYield(sq)
 }
 
 // value is what it would pay for sq at auction.
@@ -441,7 +442,7 @@ func (p *Player) build(v monopoly.View, me int) (monopoly.Action, bool) {
 		f.sit, f.sq, f.amount, f.after, f.level = sitBuild, best, cost, cash-cost, h
 		f.rent, f.roi, f.reserve, f.group = r.Squares[best].Rent[h], bestROI, floor, bestGroup
 		if p.land != nil {
-			f.prob = p.land.prob[best]
+			f.prob = p.land.Prob[best]
 		}
 		return monopoly.Action{Kind: monopoly.ActBuild, Player: me, Arg: best}, true
 	}
@@ -496,7 +497,7 @@ func (p *Player) planYield(v monopoly.View, gi int) float64 {
 				continue
 			}
 			now := v.Rent(sq, 7)
-			gain += p.land.perTurn(sq, r.Squares[sq].Rent[target]-now)
+			gain += p.land.PerTurn(sq, r.Squares[sq].Rent[target]-now)
 			houses += target - h
 		}
 		if houses > 0 {
@@ -570,7 +571,7 @@ func (p *Player) cheapestToMortgage(v monopoly.View, mask uint64) int {
 	best, score := -1, math.Inf(1)
 	for m := mask; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		if s := p.land.yield[sq]; s < score && v.CanMortgage(sq) {
+		if s := p.land.Yield[sq]; s < score && v.CanMortgage(sq) {
 			best, score = sq, s
 		}
 	}

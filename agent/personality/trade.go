@@ -6,6 +6,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/agent/trade"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -52,7 +53,7 @@ func (p *Player) own(v monopoly.View) trade.Valuer {
 // for the rent it would pay there over horizon turns, when that exceeds
 // its prices.
 type rentFear struct {
-	land    *landingModel
+	land    *worth.Landing
 	horizon float64
 }
 
@@ -61,7 +62,7 @@ func (f *rentFear) Threat(r *monopoly.Rules, mask uint64) float64 {
 	rent := 0.0
 	for m := mask; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		rent += f.land.perTurn(sq, r.Squares[sq].Rent[devLevel])
+		rent += f.land.PerTurn(sq, r.Squares[sq].Rent[worth.DevLevel])
 	}
 	return rent * f.horizon
 }

@@ -1,8 +1,8 @@
 // Package trade values trade offers and holds the one judgement every bot
 // applies before it proposes, counters or accepts a trade: Fair, which
 // bounds what a side may lose by a neutral valuation (cash, printed
-// prices, and the whole colour group's prices for a group completed or
-// given up). Each bot trades by its own taste; Fair is what stops any of
+// prices, and for a colour group completed or given up what it earns
+// developed, worth.Monopoly, never less than its printed prices). Each bot trades by its own taste; Fair is what stops any of
 // them, whatever its taste, noise or shortage of cash, making a lopsided
 // gift such as a completed colour group for a utility.
 package trade
@@ -10,6 +10,7 @@ package trade
 import (
 	"math/bits"
 
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -24,12 +25,23 @@ type Valuer struct {
 	// Fear, when set, may price a rival completing a colour group above
 	// its printed prices (never below them).
 	Fear Fear
+	// Table, when set, is worth.Of the rules valued under (a player
+	// keeps it rather than look it up on every valuation).
+	Table *worth.Table
 }
 
 // Fear prices a rival's colour group.
 type Fear interface {
 	// Threat is what a rival completing the street group mask would cost.
 	Threat(r *monopoly.Rules, mask uint64) float64
+}
+
+// table is the worth table of r: the valuer's own when it has one for r.
+func (val Valuer) table(r *monopoly.Rules) *worth.Table {
+	if val.Table != nil && val.Table.Rules() == r {
+		return val.Table
+	}
+	return worth.Of(r)
 }
 
 // Neutral is the valuation a player should expect of any partner, and
@@ -44,11 +56,16 @@ func (val Valuer) Of(r *monopoly.Rules, sq int) float64 {
 	return val.Worth[sq]
 }
 
-// groupValue is what owning all of a group adds: its members' worth.
-func (val Valuer) groupValue(r *monopoly.Rules, mask uint64) float64 {
+// groupValue is what owning all of a group adds: its members' worth, and
+// for a colour group no less than what it earns developed.
+func (val Valuer) groupValue(t *worth.Table, mask uint64) float64 {
+	r := t.Rules()
 	total := 0.0
 	for m := mask; m != 0; m &= m - 1 {
 		total += val.Of(r, bits.TrailingZeros64(m))
+	}
+	if s := &r.Squares[bits.TrailingZeros64(mask)]; s.Kind == monopoly.KindStreet {
+		total = max(total, t.Monopoly(s.Group))
 	}
 	return total
 }
@@ -66,9 +83,10 @@ func setShare(owned, mask uint64) float64 {
 }
 
 // threat is what a rival completing group mask costs: never less than its
-// printed prices or val's worth of the group, more if val fears it more.
-func (val Valuer) threat(r *monopoly.Rules, mask uint64) float64 {
-	t := max(val.groupValue(r, mask), Neutral.groupValue(r, mask))
+// neutral worth or val's worth of the group, more if val fears it more.
+func (val Valuer) threat(tb *worth.Table, mask uint64) float64 {
+	r := tb.Rules()
+	t := max(val.groupValue(tb, mask), Neutral.groupValue(tb, mask))
 	if val.Fear != nil && r.Squares[bits.TrailingZeros64(mask)].Kind == monopoly.KindStreet {
 		t = max(t, val.Fear.Threat(r, mask))
 	}
@@ -121,6 +139,7 @@ func (val Valuer) Value(v monopoly.View, me int, o monopoly.TradeOffer) (gain, g
 
 	mine, theirs := v.OwnedMask(me), v.OwnedMask(other)
 	mineAfter, theirsAfter := mine&^out|in, theirs&^in|out
+	tb := val.table(r)
 	var seen uint64
 	for m := in | out; m != 0; m &= m - 1 {
 		gm := r.GroupMask(bits.TrailingZeros64(m))
@@ -128,9 +147,9 @@ func (val Valuer) Value(v monopoly.View, me int, o monopoly.TradeOffer) (gain, g
 			continue
 		}
 		seen |= gm
-		bonus := val.groupValue(r, gm)
+		bonus := val.groupValue(tb, gm)
 		if r.Squares[bits.TrailingZeros64(gm)].Kind != monopoly.KindStreet {
-			bonus = Neutral.groupValue(r, gm) // a taste for railroads is in their worth, not twice
+			bonus = Neutral.groupValue(tb, gm) // a taste for railroads is in their worth, not twice
 			if d := setShare(mineAfter, gm) - setShare(mine, gm); d > 0 {
 				gain += val.Stretch * d * bonus
 			} else {
@@ -150,7 +169,7 @@ func (val Valuer) Value(v monopoly.View, me int, o monopoly.TradeOffer) (gain, g
 			given += bonus
 		}
 		if theirs&gm != gm && theirsAfter&gm == gm {
-			t := val.threat(r, gm)
+			t := val.threat(tb, gm)
 			gain -= t
 			given += t
 		}
@@ -175,6 +194,16 @@ const minScale = 150
 func Fair(v monopoly.View, me int, o monopoly.TradeOffer) bool {
 	gain, given := Neutral.Value(v, me, o)
 	return gain >= -MaxLoss*max(given, gain+given, minScale)
+}
+
+// CompletionFloor is the least cash for which Fair lets a player sell,
+// on its own, a street that completes the buyer's colour group: what
+// MaxLoss leaves of the street's price and the group's neutral worth.
+// On the standard board that is from 1.8 times the price (a brown) to
+// 4.8 times it (an orange): a group is never given away at face value.
+func CompletionFloor(r *monopoly.Rules, sq int) float64 {
+	s := &r.Squares[sq]
+	return (1 - MaxLoss) * (float64(s.Price) + Neutral.groupValue(worth.Of(r), r.GroupMask(sq)))
 }
 
 // FairFloor is the least net cash seat me must receive (negative: the

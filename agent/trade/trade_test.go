@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/agent/trade"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
@@ -19,19 +20,36 @@ func position(t *testing.T) *monopoly.Game {
 		monopolytest.Owned{Name: "Water Works", Owner: 1})
 }
 
+// oranges is the oranges' worth developed (worth.Monopoly): above their
+// printed prices ($560) on the standard board.
+func oranges(t *testing.T, r *monopoly.Rules) float64 {
+	t.Helper()
+	m := worth.Monopoly(r, r.Squares[monopolytest.Square(t, r, "New York Avenue")].Group)
+	if m <= 560 {
+		t.Fatalf("the oranges are worth %v, not above their prices", m)
+	}
+	return m
+}
+
 // Handing over the street that completes a rival's group is worth the
-// street and the group (200 + 560) to the seller: for a utility, or for
-// less than MaxLoss of that short of it, Fair refuses it; FairFloor is
-// the exact least price; the buyer is never refused a bargain.
+// street and the group (200 + the oranges' worth) to the seller: for a
+// utility, at its price, or for less than MaxLoss of that short of it,
+// Fair refuses it; FairFloor is the exact least price, and
+// CompletionFloor says the same; the buyer is never refused a bargain.
 func TestFair(t *testing.T) {
 	g := position(t)
 	r := g.Rules()
-	ny := uint64(1) << monopolytest.Square(t, r, "New York Avenue")
+	nySq := monopolytest.Square(t, r, "New York Avenue")
+	ny := uint64(1) << nySq
 	water := uint64(1) << monopolytest.Square(t, r, "Water Works")
 	sell := monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny}
 	floor := trade.FairFloor(g.View(0), 0, sell)
-	if want := 760 * (1 - trade.MaxLoss); math.Abs(floor-want) > 1e-9 {
+	worthy := 200 + oranges(t, r)
+	if want := worthy * (1 - trade.MaxLoss); math.Abs(floor-want) > 1e-9 {
 		t.Fatalf("FairFloor %v, want %v", floor, want)
+	}
+	if c := trade.CompletionFloor(r, nySq); math.Abs(c-floor) > 1e-9 {
+		t.Fatalf("CompletionFloor %v, FairFloor %v", c, floor)
 	}
 	for _, c := range []struct {
 		name string
@@ -42,7 +60,7 @@ func TestFair(t *testing.T) {
 		{"for its price", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: 200}, false},
 		{"a dollar under the floor", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: int64(math.Ceil(floor)) - 1}, false},
 		{"at the floor", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: int64(math.Ceil(floor))}, true},
-		{"at the group's worth", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: 760}, true},
+		{"at the group's worth", monopoly.TradeOffer{From: 0, To: 1, GiveSquares: ny, GetCash: int64(math.Ceil(worthy))}, true},
 	} {
 		if got := trade.Fair(g.View(0), 0, c.o); got != c.fair {
 			t.Errorf("seller, %s: Fair %v, want %v", c.name, got, c.fair)
@@ -61,14 +79,15 @@ func TestValuerTaste(t *testing.T) {
 	ny := uint64(1) << monopolytest.Square(t, r, "New York Avenue")
 	buy := monopoly.TradeOffer{From: 1, To: 0, GetSquares: ny, GiveCash: 500}
 	gain := func(val trade.Valuer, me int) float64 { x, _ := val.Value(g.View(me), me, buy); return x }
+	group := oranges(t, r)
 	base := gain(trade.Neutral, 1)
-	if base != 760-500 {
-		t.Fatalf("the buyer's neutral gain %v, want %v", base, 760-500)
+	if want := 200 + group - 500; math.Abs(base-want) > 1e-9 {
+		t.Fatalf("the buyer's neutral gain %v, want %v", base, want)
 	}
 	stretched := trade.Neutral
 	stretched.Stretch = 2
-	if got := gain(stretched, 1); got != base+560 {
-		t.Errorf("stretch 2: gain %v, want %v", got, base+560)
+	if got := gain(stretched, 1); math.Abs(got-(base+group)) > 1e-9 {
+		t.Errorf("stretch 2: gain %v, want %v", got, base+group)
 	}
 	weighted := trade.Neutral
 	weighted.Weight = 2
@@ -77,7 +96,7 @@ func TestValuerTaste(t *testing.T) {
 	}
 	afraid := trade.Neutral
 	afraid.Fear = fear(5000)
-	if got, want := gain(afraid, 0), gain(trade.Neutral, 0)-(5000-560); got != want {
+	if got, want := gain(afraid, 0), gain(trade.Neutral, 0)-(5000-group); math.Abs(got-want) > 1e-9 {
 		t.Errorf("fearing the oranges at $5,000: the seller's gain %v, want %v", got, want)
 	}
 }

@@ -13,8 +13,9 @@ import (
 // in theirs cannot hide in the judge.
 
 // NeutralGain is what offer o is worth to seat me (either side of it) at
-// printed prices, and the value of the larger side (for scale). A sealed
-// offer's cash is taken at the proposer's limit.
+// printed prices, a colour group completed or broken at groupWorth, and
+// the value of the larger side (for scale). A sealed offer's cash is taken
+// at the proposer's limit.
 func NeutralGain(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, scale int) {
 	gain, received := neutralSides(g, me, o)
 	return gain, max(received, received-gain)
@@ -47,8 +48,8 @@ func neutralSides(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, receiv
 	received = int(cashIn) + worth(in)
 	mine, theirs := g.OwnedMask(me), g.OwnedMask(other)
 	mineAfter, theirsAfter := mine&^out|in, theirs&^in|out
-	for _, gr := range r.Groups {
-		gm, bonus := gr.Mask, price(gr.Mask)
+	for gi, gr := range r.Groups {
+		gm, bonus := gr.Mask, groupWorth(r, gi)
 		if mine&gm != gm && mineAfter&gm == gm {
 			gain += bonus
 			received += bonus
@@ -85,6 +86,25 @@ func neutralSides(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, receiv
 		}
 	}
 	return gain, received
+}
+
+// groupWorth is what owning colour group gi whole is worth to the judge:
+// its printed prices, or if more what its streets earn at three houses
+// over 36 opponent turns less the houses, every square taken to be
+// landed on equally often (1/40 of the rolls, 1.19 rolls a turn). The
+// bots measure landing frequencies instead (package worth); the judge's
+// cruder estimate keeps it independent of theirs.
+func groupWorth(r *monopoly.Rules, gi int) int {
+	g := &r.Groups[gi]
+	prices, rent := 0, 0
+	for _, sq := range g.Squares {
+		prices += r.Squares[sq].Price
+		if rt := r.Squares[sq].Rent; len(rt) > 3 {
+			rent += rt[3]
+		}
+	}
+	earned := float64(rent)/float64(len(r.Squares))*1.19*36 - float64(3*len(g.Squares)*g.HouseCost)
+	return max(prices, int(earned))
 }
 
 // MildLoss is the most a bot may lose on a trade by the neutral

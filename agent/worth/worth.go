@@ -1,0 +1,212 @@
+// Package worth estimates what properties are worth in a position, from
+// the game's state rather than their printed prices: the rent a colour
+// group earns once developed (from the landing model), how close each
+// player stands to owning a group whole, and cash by what a player needs
+// of it. Every bot that trades or bids values through it, so that no
+// protocol (open deals, sealed limits, counter-offers, auctions) prices a
+// property differently and none is a back door for buying the board at
+// face value.
+package worth
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gopoly/gopoly/internal/rulescache"
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// Horizon is the number of opponent turns over which a developed group's
+// rent is counted: three opponents for twelve rounds, about what is left
+// of a four-player game once the board is sold and groups are built.
+const Horizon = 36
+
+// Table holds what a rules object's groups are worth. Fetching it
+// (Of) costs a cache look-up; a player keeps it for as long as it plays
+// under the same rules.
+type Table struct {
+	r        *monopoly.Rules
+	monopoly [monopoly.MaxSquares]float64 // by group index
+}
+
+var tables rulescache.Cache[*Table]
+
+// Of returns the table of r, computing it on first use.
+func Of(r *monopoly.Rules) *Table { return tables.Get(r, measureGroups) }
+
+func measureGroups(r *monopoly.Rules) *Table {
+	m := LandingOf(r)
+	gw := &Table{r: r}
+	for gi := range r.Groups {
+		g := &r.Groups[gi]
+		prices, rent := 0.0, 0.0
+		for _, sq := range g.Squares {
+			s := &r.Squares[sq]
+			prices += float64(s.Price)
+			if s.Kind == monopoly.KindStreet && len(s.Rent) > DevLevel {
+				rent += m.PerTurn(sq, s.Rent[DevLevel])
+			}
+		}
+		build := float64(DevLevel * len(g.Squares) * g.HouseCost)
+		gw.monopoly[gi] = max(prices, Horizon*rent-build)
+	}
+	return gw
+}
+
+// Monopoly is what owning street group gi whole is worth: the rent its
+// streets earn at three houses over Horizon opponent turns, less the
+// houses, and never less than the group's printed prices. On the standard
+// board it runs from the browns' $120 (their prices: their rent does not
+// repay the houses) to $1,250-1,470 for the oranges, reds, yellows,
+// greens and dark blues.
+func (t *Table) Monopoly(gi int) float64 { return t.monopoly[gi] }
+
+// Monopoly is Of(r).Monopoly(gi).
+func Monopoly(r *monopoly.Rules, gi int) float64 { return Of(r).monopoly[gi] }
+
+// Share is how much of a street group's Monopoly worth holding the squares
+// of owned (of the group gi) gives a player, given the squares of the
+// group that other players hold (taken): all of it for the whole group,
+// a good part for all but one street still with the bank (it is likely
+// to come up for sale), less when the missing street must be bought from
+// another player, little for a group two streets short with the bank
+// holding both, nothing when others hold them.
+func Share(r *monopoly.Rules, gi int, owned, taken uint64) float64 {
+	g := &r.Groups[gi]
+	owned &= g.Mask
+	taken &= g.Mask &^ owned
+	n, k := len(g.Squares), bits.OnesCount64(owned)
+	switch {
+	case k == 0:
+		return 0
+	case k == n:
+		return 1
+	case n-k == 1 && taken == 0:
+		return 0.5
+	case n-k == 1:
+		return 0.2
+	case n-k == 2 && taken == 0:
+		return 0.1
+	}
+	return 0
+}
+
+// Holdings is who owns what, as far as a valuation needs it: each
+// player's squares, bankrupt players holding none.
+type Holdings [monopoly.MaxPlayers]uint64
+
+// HoldingsOf reads the holdings of v.
+func HoldingsOf(v monopoly.View) Holdings {
+	var h Holdings
+	for p := range v.Players() {
+		if !v.Bankrupt(p) {
+			h[p] = v.OwnedMask(p)
+		}
+	}
+	return h
+}
+
+// all is every square held by any player.
+func (h *Holdings) all() uint64 {
+	var m uint64
+	for _, o := range h {
+		m |= o
+	}
+	return m
+}
+
+// GroupStake is what player p's holdings h in street group gi are worth
+// to it through the group (its Share of Monopoly).
+func (t *Table) GroupStake(h *Holdings, p, gi int) float64 {
+	return Share(t.r, gi, h[p], h.all()&^h[p]) * t.monopoly[gi]
+}
+
+// Move returns the holdings after the squares of mask pass from player
+// from to player to.
+func (h Holdings) Move(mask uint64, from, to int) Holdings {
+	h[from] &^= mask
+	h[to] |= mask
+	return h
+}
+
+// Give returns the holdings after player to gets the squares of mask
+// from the bank.
+func (h Holdings) Give(mask uint64, to int) Holdings {
+	h[to] |= mask
+	return h
+}
+
+// Stakes is the change, from before to after, in what every street group
+// touched by mask is worth through the group to player p.
+func (t *Table) Stakes(before, after *Holdings, p int, mask uint64) float64 {
+	d := 0.0
+	for gs := groupsOf(t.r, mask); gs != 0; gs &= gs - 1 {
+		gi := bits.TrailingZeros64(gs)
+		d += t.GroupStake(after, p, gi) - t.GroupStake(before, p, gi)
+	}
+	return d
+}
+
+// groupsOf is the street groups with a square in mask, as a bit set of
+// group indexes.
+func groupsOf(r *monopoly.Rules, mask uint64) uint64 {
+	var gs uint64
+	for m := mask; m != 0; m &= m - 1 {
+		if s := &r.Squares[bits.TrailingZeros64(m)]; s.Kind == monopoly.KindStreet {
+			gs |= 1 << s.Group
+		}
+	}
+	return gs
+}
+
+// Liquidity is the cash player p should keep at hand: the largest rent it
+// could owe on one landing now (with a margin for a second), so that a
+// player facing built-up groups values cash above its face.
+func Liquidity(v monopoly.View, p int) float64 {
+	most := 0
+	for q := range v.Players() {
+		if q == p || v.Bankrupt(q) {
+			continue
+		}
+		for m := v.OwnedMask(q) &^ v.MortgagedMask(); m != 0; m &= m - 1 {
+			sq := bits.TrailingZeros64(m)
+			most = max(most, v.Rent(sq, 7)) // utilities on an average roll
+		}
+	}
+	return float64(most) * 1.25
+}
+
+// CashPremium is how much more than its face a dollar below Liquidity is
+// worth: short of cash a player mortgages or sells at a loss.
+const CashPremium = 0.3
+
+// Cash is what changing player cash from c by delta is worth, with
+// dollars below the liquidity need at 1+CashPremium.
+func Cash(c, delta int, need float64) float64 {
+	return utility(float64(c+delta), need) - utility(float64(c), need)
+}
+
+// utility is what holding cash x is worth, with need as in Cash.
+func utility(x, need float64) float64 {
+	if x >= need {
+		return x + CashPremium*need
+	}
+	return (1 + CashPremium) * x
+}
+
+// CashFor is the least cash delta (negative: the most it may give) for
+// which Cash(c, delta, need) is at least value: the inverse of Cash.
+func CashFor(c int, value, need float64) int {
+	x := float64(c)
+	target := utility(x, need) + value
+	var y float64
+	if target >= (1+CashPremium)*need {
+		y = target - CashPremium*need
+	} else {
+		y = target / (1 + CashPremium)
+	}
+	return int(math.Ceil(y - x - 1e-9))
+}
+
+// Rules is the rules object the table was made for.
+func (t *Table) Rules() *monopoly.Rules { return t.r }
