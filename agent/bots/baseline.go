@@ -60,7 +60,7 @@ type Baseline struct {
 	rules  *monopoly.Rules
 	worth  *worth.Table // of rules
 	groups groupsHeld   // its colour groups, as of its last decision
-	idle   idle       // a position in which it had nothing to build or lift
+	idle   idle         // a position in which it had nothing to build or lift
 }
 
 // forget drops the memos when the rules change (a player reused in

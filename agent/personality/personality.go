@@ -36,7 +36,7 @@ type Player struct {
 	// Per-rules data, worked out when the rules change.
 	rules *monopoly.Rules
 	land  *worth.Landing // nil unless it values by landing frequencies
-	fear  rentFear      // what its valuation fears of a rival's group (trade.Valuer.Fear points here)
+	fear  rentFear       // what its valuation fears of a rival's group (trade.Valuer.Fear points here)
 	worth [monopoly.MaxSquares]float64
 
 	// Moods drawn once per turn or per phase.
