@@ -99,14 +99,14 @@ func TestRolloutsFindTheBetterAction(t *testing.T) {
 	})
 }
 
-// With $2,000 the planner buys the street that completes its oranges from
-// the opponent holding it (the baseline would wait until it had $1,562:
-// the price, its reserve and a house on each),
+// With $1,500 the planner buys the street that completes its oranges from
+// the opponent holding it (the baseline would wait until it had the price,
+// its reserve and a house on each street, about $1,600),
 // at a price that opponent accepts, and pays no more than it must. The
 // rollouts play to the end: 20 rounds (the default horizon) show little
 // of what a monopoly bought now is worth.
 func TestPlannerBuysTheMissingStreet(t *testing.T) {
-	g := setup(t, [4]int{2000, 300, 1500, 1500}, map[string]int{
+	g := setup(t, [4]int{1500, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
 	p := PlanningParams()
@@ -203,7 +203,7 @@ func TestNothingToDoNoRollouts(t *testing.T) {
 // less would fail.
 func TestSealedProposal(t *testing.T) {
 	r := monopolytest.Rules(t, "deal_protocol: sealed")
-	g := setupWith(t, r, [4]int{2000, 300, 1500, 1500}, map[string]int{
+	g := setupWith(t, r, [4]int{1500, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
 	pl := NewPlanner(PlanningParams(), 5)
@@ -235,7 +235,7 @@ func TestSealedProposal(t *testing.T) {
 	if g.OwnedMask(0)&ny == 0 {
 		t.Fatal("the limits did not meet")
 	}
-	if paid := 2000 - g.Cash(0); paid != int(a.Offer.GiveCash) {
+	if paid := 1500 - g.Cash(0); paid != int(a.Offer.GiveCash) {
 		t.Fatalf("paid %d with a limit of %d: the limit is above the seller's", paid, a.Offer.GiveCash)
 	}
 }
