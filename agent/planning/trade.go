@@ -37,7 +37,7 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 	for gi := range r.Groups {
 		g := &r.Groups[gi]
 		missing := g.Mask &^ owned
-		if missing == 0 || built(v, g.Mask) {
+		if missing == 0 || bots.Built(v, g.Mask) {
 			continue
 		}
 		var owners [monopoly.MaxPlayers]uint64 // of the streets it lacks
@@ -141,17 +141,6 @@ func (pl *Planner) sales(v monopoly.View, me int, cs []candidate) []candidate {
 	return cs
 }
 
-// built reports whether any street of mask has buildings (which must be
-// sold before any of them is traded).
-func built(v monopoly.View, mask uint64) bool {
-	for m := mask; m != 0; m &= m - 1 {
-		if v.Houses(bits.TrailingZeros64(m)) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // payable reports whether sq may be given away in a trade: it is not
 // mortgaged, its group has no buildings, and the player holds fewer than
 // two streets of it.
@@ -164,7 +153,7 @@ func payable(v monopoly.View, me, sq int) bool {
 		return true
 	}
 	gm := r.GroupMask(sq)
-	return bits.OnesCount64(v.OwnedMask(me)&gm) < 2 && !built(v, gm)
+	return bits.OnesCount64(v.OwnedMask(me)&gm) < 2 && !bots.Built(v, gm)
 }
 
 // addOffer adds the proposal of o to cs, unless trade.Fair refuses it.

@@ -13,7 +13,7 @@ import (
 // in theirs cannot hide in the judge.
 
 // NeutralGain is what offer o is worth to seat me (either side of it) at
-// printed prices, a colour group completed or broken at groupWorth, and
+// printed prices, a colour group completed or broken at GroupWorth, and
 // the value of the larger side (for scale). A sealed offer's cash is taken
 // at the proposer's limit.
 func NeutralGain(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, scale int) {
@@ -49,7 +49,7 @@ func neutralSides(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, receiv
 	mine, theirs := g.OwnedMask(me), g.OwnedMask(other)
 	mineAfter, theirsAfter := mine&^out|in, theirs&^in|out
 	for gi, gr := range r.Groups {
-		gm, bonus := gr.Mask, groupWorth(r, gi)
+		gm, bonus := gr.Mask, GroupWorth(r, gi)
 		if mine&gm != gm && mineAfter&gm == gm {
 			gain += bonus
 			received += bonus
@@ -88,13 +88,13 @@ func neutralSides(g *monopoly.Game, me int, o monopoly.TradeOffer) (gain, receiv
 	return gain, received
 }
 
-// groupWorth is what owning colour group gi whole is worth to the judge:
+// GroupWorth is what owning colour group gi whole is worth to the judge:
 // its printed prices, or if more what its streets earn at three houses
 // over 36 opponent turns less the houses, every square taken to be
 // landed on equally often (1/40 of the rolls, 1.19 rolls a turn). The
 // bots measure landing frequencies instead (package worth); the judge's
 // cruder estimate keeps it independent of theirs.
-func groupWorth(r *monopoly.Rules, gi int) int {
+func GroupWorth(r *monopoly.Rules, gi int) int {
 	g := &r.Groups[gi]
 	prices, rent := 0, 0
 	for _, sq := range g.Squares {
