@@ -562,8 +562,15 @@ func (p *Player) price(v monopoly.View, me, q int, o monopoly.TradeOffer, want, 
 	} else {
 		o.GetCash = int64(math.Floor(-cash/5) * 5)
 	}
+	keep := p.P.TradeReserve
+	if kind == offerCompletion || kind == offerSwap {
+		// A group bought with nothing left to build on earns its price's
+		// rent: keep the first house on each street.
+		g := &v.Rules().Groups[v.Rules().Squares[want].Group]
+		keep += g.HouseCost * len(g.Squares)
+	}
 	switch {
-	case o.GiveCash > 0 && int(o.GiveCash) > v.Cash(me)-p.P.TradeReserve:
+	case o.GiveCash > 0 && int(o.GiveCash) > v.Cash(me)-keep:
 		return candidate{}, false
 	case o.GetCash > int64(v.Cash(q)):
 		return candidate{}, false
