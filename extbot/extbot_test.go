@@ -41,6 +41,26 @@ func sim(t *testing.T, rules string, games int, bots ...string) []arena.GameResu
 	return res
 }
 
+// playGame plays one game of bots through agent.Driver, as tables do,
+// and returns the seats' agents, closed.
+func playGame(t *testing.T, r *monopoly.Rules, seed uint64, bots ...string) []agent.Agent {
+	t.Helper()
+	agents := make([]agent.Agent, len(bots))
+	for i, b := range bots {
+		a, err := agent.New(b, i, agent.SeatSeed(seed, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents[i] = a
+	}
+	defer agent.CloseAll(agents)
+	d := agent.Driver{Agents: agents}
+	if _, _, err := d.Run(context.Background(), monopoly.New(r, len(bots), seed)); err != nil {
+		t.Fatal(err)
+	}
+	return agents
+}
+
 func readLog(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -103,6 +123,25 @@ func TestFaultyPrograms(t *testing.T) {
 				t.Errorf("a program that crashed should be started again for the next game and crash again:\n%s", clipLog(got))
 			}
 		})
+	}
+}
+
+// Seat.Stats counts the decisions the fallback answered and the
+// retirements: none for a program that plays well, one retirement and
+// the rest of the game for one that exits at its fifth decision.
+func TestSeatStats(t *testing.T) {
+	r := monopolytest.Rules(t, "max_rounds: 20")
+	for _, tc := range []struct {
+		mode    string
+		retired int
+	}{{"good", 0}, {"crash", 1}} {
+		log := filepath.Join(t.TempDir(), "bot.log")
+		seats := playGame(t, r, 3, helperBot(tc.mode, "decision=1s log="+log), "baseline", "baseline")
+		fallbacks, retirements := seats[0].(*extbot.Seat).Stats()
+		if retirements != tc.retired || (tc.retired == 0) != (fallbacks == 0) || (tc.retired > 0 && fallbacks < 2) {
+			t.Errorf("%s: %d fallback answers and %d retirements, want %d retirements and the fallbacks that go with them",
+				tc.mode, fallbacks, retirements, tc.retired)
+		}
 	}
 }
 
