@@ -27,7 +27,7 @@ class TraderAI(PlayerAIBase):
 
     def player_landed_on_square(self, game_state, square, player):
         self.count("player_landed_on_square")
-        assert square.name in game_state.board._index
+        assert game_state.board.get_square_by_index(game_state.board.get_index(square.name)).name == square.name
 
     def landed_on_unowned_property(self, game_state, player, property):
         self.count("landed_on_unowned_property")
