@@ -45,20 +45,27 @@ func sim(t *testing.T, rules string, games int, bots ...string) []arena.GameResu
 // and returns the seats' agents, closed.
 func playGame(t *testing.T, r *monopoly.Rules, seed uint64, bots ...string) []agent.Agent {
 	t.Helper()
-	agents := make([]agent.Agent, len(bots))
-	for i, b := range bots {
-		a, err := agent.New(b, i, agent.SeatSeed(seed, i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		agents[i] = a
-	}
-	defer agent.CloseAll(agents)
-	d := agent.Driver{Agents: agents}
-	if _, _, err := d.Run(context.Background(), monopoly.New(r, len(bots), seed)); err != nil {
+	agents, err := play(r, seed, bots...)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return agents
+}
+
+// play is playGame for goroutines other than the test's.
+func play(r *monopoly.Rules, seed uint64, bots ...string) ([]agent.Agent, error) {
+	agents := make([]agent.Agent, 0, len(bots))
+	defer func() { agent.CloseAll(agents) }()
+	for i, b := range bots {
+		a, err := agent.New(b, i, agent.SeatSeed(seed, i))
+		if err != nil {
+			return nil, err
+		}
+		agents = append(agents, a)
+	}
+	d := agent.Driver{Agents: agents}
+	_, _, err := d.Run(context.Background(), monopoly.New(r, len(bots), seed))
+	return agents, err
 }
 
 func readLog(t *testing.T, path string) string {
@@ -166,16 +173,21 @@ func TestMissingProgram(t *testing.T) {
 // nothing.
 func TestBadNames(t *testing.T) {
 	for name, want := range map[string]string{
-		"exec:":                    "no command",
-		"exec:decision=2s":         "no command",
-		"exec:decision=fast bot":   "decision",
-		"exec:strikes=0 bot":       "strikes",
-		"exec:fallback=nobody bot": "unknown bot",
-		"exec:fallback=exec:x bot": "a program cannot stand in",
-		"exec:'unterminated":       "unterminated",
-		"tcp:localhost":            "HOST:PORT",
-		"monopyly:":                "no path",
-		"nosuchscheme:x":           "unknown bot",
+		"exec:":                     "no command",
+		"exec:decision=2s":          "no command",
+		"exec:decision=fast bot":    "decision",
+		"exec:strikes=0 bot":        "strikes",
+		"exec:fallback=nobody bot":  "unknown bot",
+		"exec:fallback=exec:x bot":  "a program cannot stand in",
+		"exec:'unterminated":        "unterminated",
+		"tcp:localhost":             "HOST:PORT",
+		"monopyly:":                 "no path",
+		"monopyly:pkg=/no/such AI":  "holds no monopyly package",
+		"monopyly:pkg= AI":          "want a Monopyly checkout",
+		"exec:pkg=. bot":            "pkg= is for monopyly: seats",
+		"tcp:dir=/tmp host:1":       "dir= is for exec: and monopyly:",
+		"exec:dir=extbot_test.go x": "a directory, not a file",
+		"nosuchscheme:x":            "unknown bot",
 	} {
 		_, err := agent.Lookup(name)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -259,12 +259,20 @@ func (s *Seat) connect() error {
 	case "tcp":
 		l, err = dialTCP(s.spec.Target)
 	case "monopyly":
-		var argv, env []string
-		if argv, env, err = monopylyCommand(s.spec.Target); err == nil {
-			l, err = startProcess(argv, env, s.stderr)
+		var (
+			argv, env []string
+			dir       string
+		)
+		if argv, env, dir, err = monopylyCommand(s.spec); err == nil {
+			l, err = startProcess(argv, env, dir, s.stderr)
 		}
 	default:
-		l, err = startProcess(s.spec.Argv, nil, s.stderr)
+		if s.spec.Dir != "" {
+			err = os.MkdirAll(s.spec.Dir, 0o755)
+		}
+		if err == nil {
+			l, err = startProcess(s.spec.Argv, nil, s.spec.Dir, s.stderr)
+		}
 	}
 	if err != nil {
 		return err
