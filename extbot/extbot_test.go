@@ -41,6 +41,33 @@ func sim(t *testing.T, rules string, games int, bots ...string) []arena.GameResu
 	return res
 }
 
+// playGame plays one game of bots through agent.Driver, as tables do,
+// and returns the seats' agents, closed.
+func playGame(t *testing.T, r *monopoly.Rules, seed uint64, bots ...string) []agent.Agent {
+	t.Helper()
+	agents, err := play(r, seed, bots...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agents
+}
+
+// play is playGame for goroutines other than the test's.
+func play(r *monopoly.Rules, seed uint64, bots ...string) ([]agent.Agent, error) {
+	agents := make([]agent.Agent, 0, len(bots))
+	defer func() { agent.CloseAll(agents) }()
+	for i, b := range bots {
+		a, err := agent.New(b, i, agent.SeatSeed(seed, i))
+		if err != nil {
+			return nil, err
+		}
+		agents = append(agents, a)
+	}
+	d := agent.Driver{Agents: agents}
+	_, _, err := d.Run(context.Background(), monopoly.New(r, len(bots), seed))
+	return agents, err
+}
+
 func readLog(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -106,6 +133,25 @@ func TestFaultyPrograms(t *testing.T) {
 	}
 }
 
+// Seat.Stats counts the decisions the fallback answered and the
+// retirements: none for a program that plays well, one retirement and
+// the rest of the game for one that exits at its fifth decision.
+func TestSeatStats(t *testing.T) {
+	r := monopolytest.Rules(t, "max_rounds: 20")
+	for _, tc := range []struct {
+		mode    string
+		retired int
+	}{{"good", 0}, {"crash", 1}} {
+		log := filepath.Join(t.TempDir(), "bot.log")
+		seats := playGame(t, r, 3, helperBot(tc.mode, "decision=1s log="+log), "baseline", "baseline")
+		fallbacks, retirements := seats[0].(*extbot.Seat).Stats()
+		if retirements != tc.retired || (tc.retired == 0) != (fallbacks == 0) || (tc.retired > 0 && fallbacks < 2) {
+			t.Errorf("%s: %d fallback answers and %d retirements, want %d retirements and the fallbacks that go with them",
+				tc.mode, fallbacks, retirements, tc.retired)
+		}
+	}
+}
+
 func clipLog(s string) string {
 	if len(s) > 3000 {
 		return s[:3000] + "..."
@@ -127,16 +173,21 @@ func TestMissingProgram(t *testing.T) {
 // nothing.
 func TestBadNames(t *testing.T) {
 	for name, want := range map[string]string{
-		"exec:":                    "no command",
-		"exec:decision=2s":         "no command",
-		"exec:decision=fast bot":   "decision",
-		"exec:strikes=0 bot":       "strikes",
-		"exec:fallback=nobody bot": "unknown bot",
-		"exec:fallback=exec:x bot": "a program cannot stand in",
-		"exec:'unterminated":       "unterminated",
-		"tcp:localhost":            "HOST:PORT",
-		"monopyly:":                "no path",
-		"nosuchscheme:x":           "unknown bot",
+		"exec:":                     "no command",
+		"exec:decision=2s":          "no command",
+		"exec:decision=fast bot":    "decision",
+		"exec:strikes=0 bot":        "strikes",
+		"exec:fallback=nobody bot":  "unknown bot",
+		"exec:fallback=exec:x bot":  "a program cannot stand in",
+		"exec:'unterminated":        "unterminated",
+		"tcp:localhost":             "HOST:PORT",
+		"monopyly:":                 "no path",
+		"monopyly:pkg=/no/such AI":  "holds no monopyly package",
+		"monopyly:pkg= AI":          "want a Monopyly checkout",
+		"exec:pkg=. bot":            "pkg= is for monopyly: seats",
+		"tcp:dir=/tmp host:1":       "dir= is for exec: and monopyly:",
+		"exec:dir=extbot_test.go x": "a directory, not a file",
+		"nosuchscheme:x":            "unknown bot",
 	} {
 		_, err := agent.Lookup(name)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -3,10 +3,12 @@ package extbot
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	pysdk "github.com/gopoly/gopoly/sdk/python"
@@ -48,11 +50,7 @@ func sdkPath() (string, error) {
 			sdkErr = err
 			return
 		}
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		dir := filepath.Join(base, "gopoly", "pysdk-"+hex.EncodeToString(h.Sum(nil))[:16])
+		dir := filepath.Join(cacheDir(), "gopoly", "pysdk-"+hex.EncodeToString(h.Sum(nil))[:16])
 		if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
 			sdkDir = dir
 			return
@@ -94,11 +92,84 @@ func sdkPath() (string, error) {
 	return sdkDir, sdkErr
 }
 
-// monopylyCommand is the command that plays the Monopyly AI at path.
-func monopylyCommand(path string) (argv, env []string, err error) {
-	dir, err := sdkPath()
-	if err != nil {
-		return nil, nil, err
+// monopylyCheckout returns the root of the Monopyly checkout that dir
+// names: the directory holding the monopyly package, or the package
+// directory itself.
+func monopylyCheckout(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if dir == "" || err != nil {
+		return "", errors.New("want a Monopyly checkout, the directory holding monopyly/__init__.py")
 	}
-	return []string{Python(), "-u", filepath.Join(dir, "monopyly_host", "host.py"), path}, []string{"PYTHONDONTWRITEBYTECODE=1"}, nil
+	if isFile(filepath.Join(abs, "monopyly", "__init__.py")) {
+		return abs, nil
+	}
+	if filepath.Base(abs) == "monopyly" && isFile(filepath.Join(abs, "__init__.py")) {
+		return filepath.Dir(abs), nil
+	}
+	return "", fmt.Errorf("%s holds no monopyly package (monopyly/__init__.py): want a Monopyly checkout", abs)
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// monopylyCommand is the command that plays the Monopyly AI of s, and
+// the directory it runs in: s.Dir, or one of its own under the user's
+// cache directory (some AIs write files where they run). The AI and the
+// checkout are named by absolute paths, which hold wherever it runs.
+func monopylyCommand(s Spec) (argv, env []string, dir string, err error) {
+	sdk, err := sdkPath()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	path, class, _ := strings.Cut(s.Target, "#")
+	if path, err = filepath.Abs(path); err != nil {
+		return nil, nil, "", fmt.Errorf("extbot: monopyly: %w", err)
+	}
+	target := path
+	if class != "" {
+		target += "#" + class
+	}
+	argv = []string{Python(), "-u", filepath.Join(sdk, "monopyly_host", "host.py")}
+	if s.Pkg != "" {
+		argv = append(argv, "--pkg", s.Pkg)
+	}
+	argv = append(argv, target)
+	if dir = s.Dir; dir == "" {
+		dir = filepath.Join(cacheDir(), "gopoly", "monopyly-runs", runDirName(target))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, "", fmt.Errorf("extbot: monopyly: the AI's working directory: %w", err)
+	}
+	// Bytecode is kept, for a quick start, but in gopoly's cache rather
+	// than beside the user's files.
+	env = []string{"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX=" + filepath.Join(cacheDir(), "gopoly", "pycache")}
+	return argv, env, dir, nil
+}
+
+// runDirName names an AI's working directory: readable, and apart for
+// every AI path and class.
+func runDirName(target string) string {
+	h := sha256.Sum256([]byte(target))
+	path, class, _ := strings.Cut(target, "#")
+	name := filepath.Base(path)
+	if class != "" {
+		name += "-" + class
+	}
+	clean := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, name)
+	return clean + "-" + hex.EncodeToString(h[:])[:12]
+}
+
+// cacheDir is the user's cache directory, or the temporary one.
+func cacheDir() string {
+	if base, err := os.UserCacheDir(); err == nil {
+		return base
+	}
+	return os.TempDir()
 }

@@ -31,9 +31,9 @@ type process struct {
 	exited chan struct{}
 }
 
-// startProcess starts argv with extra environment variables, sending
-// each line of its stderr to logf.
-func startProcess(argv, env []string, logf func(line string)) (*process, error) {
+// startProcess starts argv with extra environment variables in dir (""
+// for ours), sending each line of its stderr to logf.
+func startProcess(argv, env []string, dir string, logf func(line string)) (*process, error) {
 	ours, inR, outW, err := newPipes()
 	if err != nil {
 		return nil, fmt.Errorf("extbot: %w", err)
@@ -41,6 +41,7 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &lineWriter{logf: logf}
 	cmd.Env = append(os.Environ(), env...)
+	cmd.Dir = dir
 	// A process the program leaves behind holding stderr open must not
 	// hold up the end of the program (Wait), nor outlive it (killTree).
 	cmd.WaitDelay = time.Second

@@ -30,6 +30,9 @@ type Seat struct {
 	log      *slog.Logger
 	logFile  *os.File
 
+	// Counts over the seat's games, for Stats (read from other goroutines).
+	fallbacks, retirements atomic.Int64
+
 	c     *conn
 	l     link
 	games int // games started on this link
@@ -94,7 +97,14 @@ func (s *Seat) Answer(v monopoly.View, d monopoly.Decision) agent.Answer {
 		}
 		s.fail(v, err)
 	}
+	s.fallbacks.Add(1)
 	return agent.Respond(s.fallback, v, d, true)
+}
+
+// Stats returns how many decisions the fallback answered and how many
+// times the program was retired, over every game the seat has played.
+func (s *Seat) Stats() (fallbacks, retirements int) {
+	return int(s.fallbacks.Load()), int(s.retirements.Load())
 }
 
 // failure is an answer that was not taken, with the refusal to report.
@@ -249,12 +259,20 @@ func (s *Seat) connect() error {
 	case "tcp":
 		l, err = dialTCP(s.spec.Target)
 	case "monopyly":
-		var argv, env []string
-		if argv, env, err = monopylyCommand(s.spec.Target); err == nil {
-			l, err = startProcess(argv, env, s.stderr)
+		var (
+			argv, env []string
+			dir       string
+		)
+		if argv, env, dir, err = monopylyCommand(s.spec); err == nil {
+			l, err = startProcess(argv, env, dir, s.stderr)
 		}
 	default:
-		l, err = startProcess(s.spec.Argv, nil, s.stderr)
+		if s.spec.Dir != "" {
+			err = os.MkdirAll(s.spec.Dir, 0o755)
+		}
+		if err == nil {
+			l, err = startProcess(s.spec.Argv, nil, s.spec.Dir, s.stderr)
+		}
 	}
 	if err != nil {
 		return err
@@ -316,6 +334,7 @@ func (s *Seat) notify(msg any) {
 // The next game starts it again.
 func (s *Seat) retire(reason string, stuck bool) {
 	s.retired = reason
+	s.retirements.Add(1)
 	s.pending = s.pending[:0]
 	s.log.Warn("extbot: retired for the rest of the game", "game", s.games, "reason", reason)
 	if s.c == nil {

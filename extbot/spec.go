@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +34,12 @@ const (
 // decision, default 5s), game=DURATION (thinking time per game, default
 // 5m), strikes=N (failures that retire the program for the game,
 // default 3), log=FILE (append the program's stderr and the seat's
-// warnings there instead of the slog default logger).
+// warnings there instead of the slog default logger), dir=DIR (exec:
+// and monopyly: run the program there, made if need be, so that
+// relative paths in an exec: command are taken from DIR; monopyly:
+// seats default to a directory of their own under the user's cache
+// directory), pkg=DIR (monopyly: the Monopyly checkout whose monopyly
+// package the AI imports, when it does not lie in one).
 type Spec struct {
 	Name     string        // the whole bot name, "scheme:arg"
 	Scheme   string        // exec, tcp or monopyly
@@ -43,6 +50,8 @@ type Spec struct {
 	Game     time.Duration // budget per game
 	Strikes  int           // failures before retirement
 	Log      string        // file for stderr and warnings; "" for the default logger
+	Dir      string        // the program's working directory, absolute; "" for the default
+	Pkg      string        // monopyly: the checkout holding the monopyly package, absolute; "" to look above the AI
 }
 
 // ParseSpec reads the part of a bot name after "scheme:".
@@ -79,7 +88,7 @@ func ParseSpec(scheme, arg string) (Spec, error) {
 	return s, nil
 }
 
-var optionKeys = []string{"fallback", "decision", "game", "strikes", "log"}
+var optionKeys = []string{"fallback", "decision", "game", "strikes", "log", "dir", "pkg"}
 
 func isOption(key string) bool {
 	for _, k := range optionKeys {
@@ -124,6 +133,27 @@ func (s *Spec) set(key, val string) error {
 			return bad("a file name")
 		}
 		s.Log = val
+	case "dir":
+		if s.Scheme == "tcp" {
+			return errors.New("extbot: option dir= is for exec: and monopyly: seats: a tcp: program runs where it was started")
+		}
+		dir, err := filepath.Abs(val)
+		if val == "" || err != nil {
+			return bad("a directory")
+		}
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			return bad("a directory, not a file")
+		}
+		s.Dir = dir
+	case "pkg":
+		if s.Scheme != "monopyly" {
+			return fmt.Errorf("extbot: option pkg= is for monopyly: seats, not %s ones", s.Scheme)
+		}
+		root, err := monopylyCheckout(val)
+		if err != nil {
+			return fmt.Errorf("extbot: option pkg=%q: %w", val, err)
+		}
+		s.Pkg = root
 	}
 	return nil
 }

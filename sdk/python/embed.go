@@ -9,5 +9,5 @@ import "embed"
 
 // Files are the SDK and the host, by their paths under sdk/python.
 //
-//go:embed gopoly_bot.py example_bot.py monopyly_host/host.py monopyly_host/monopyly/__init__.py
+//go:embed gopoly_bot.py example_bot.py monopyly_host/*.py monopyly_host/shim/monopyly/*.py monopyly_host/shim/monopyly/*/*.py
 var Files embed.FS

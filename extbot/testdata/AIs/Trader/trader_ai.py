@@ -6,7 +6,8 @@ class TraderAI(PlayerAIBase):
     """Buys what it can afford, bids to the price, builds on its sets,
     proposes deals that complete its sets, accepts deals it is paid for,
     and counts the notifications it gets (written to stderr at the end,
-    where gopoly's tests read them)."""
+    where gopoly's tests read them). Like some contest entries, it writes
+    a file where it runs: trader.txt, a line a game."""
 
     def __init__(self):
         self.calls = {}
@@ -20,6 +21,8 @@ class TraderAI(PlayerAIBase):
 
     def start_of_game(self):
         self.count("start_of_game")
+        with open("trader.txt", "a") as f:
+            f.write("a game\n")
 
     def start_of_turn(self, game_state, player):
         self.count("start_of_turn")
@@ -27,7 +30,7 @@ class TraderAI(PlayerAIBase):
 
     def player_landed_on_square(self, game_state, square, player):
         self.count("player_landed_on_square")
-        assert square.name in game_state.board._index
+        assert game_state.board.get_square_by_index(game_state.board.get_index(square.name)).name == square.name
 
     def landed_on_unowned_property(self, game_state, player, property):
         self.count("landed_on_unowned_property")
