@@ -437,10 +437,17 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			b.pending = o
 			return o, true
 		}
-		// A purchase, if it leaves cash to build with.
+		// A purchase, if it leaves cash to build with. No seller takes less
+		// than trade.CompletionFloor: below that the price need not be
+		// worked out.
+		build := b.P.TradeReserve + g.HouseCost*len(g.Squares)
+		if need := int(trade.CompletionFloor(r, want)) + build; cash < need {
+			b.noTrade.cash = min(b.noTrade.cash, need)
+			continue
+		}
 		o := monopoly.TradeOffer{From: int8(me), To: int8(other), GetSquares: 1 << want}
 		pay := max(0, b.asking(v, other, o))
-		if need := pay + b.P.TradeReserve + g.HouseCost*len(g.Squares); cash < need {
+		if need := pay + build; cash < need {
 			b.noTrade.cash = min(b.noTrade.cash, need)
 			continue
 		}
