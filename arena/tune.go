@@ -171,8 +171,10 @@ func ParseTune(file string, data []byte) (*Tune, error) {
 			return 0, errAt(field, "is required: how many games each candidate plays, a multiple of the %d seats", seats)
 		case n == nil:
 			return 0, nil
-		case *n < 0 || *n == 0 && required:
+		case *n <= 0 && required:
 			return 0, errAt(field, "must be at least %d, got %d", seats, *n)
+		case *n < 0:
+			return 0, errAt(field, "must be 0 (none) or a multiple of the %d seats, got %d", seats, *n)
 		case *n%seats != 0:
 			return 0, errAt(field, "%d is not a multiple of the %d seats: the tuned bot must sit in each as often", *n, seats)
 		}

@@ -333,14 +333,16 @@ func (r *tuneRun) play(ctx context.Context, e *Experiment, dir string) ([]score,
 		}
 		return filepath.Join(dir, ShardsDir, strconv.Itoa(j))
 	}
-	sum, ok, err := shardDone(shardDir(i), e, i, n)
+	sum, ok, stale, err := shardDone(shardDir(i), e, i, n)
 	switch {
 	case err != nil:
 		return nil, err
-	case ok:
+	case ok && !stale:
 		r.rep.Resumed++
 		r.done += e.ShardGames(i, n)
 	default:
+		// Not played whole, or killed before its summaries were
+		// rewritten: a run plays what is left and rewrites them.
 		r.rep.Played++
 		base := r.done
 		rep, err := e.Run(ctx, RunOptions{Dir: shardDir(i), Shard: i, Shards: n, Workers: r.o.Workers, noPlots: true, Warn: r.o.Note,
@@ -400,7 +402,7 @@ func (r *tuneRun) await(ctx context.Context, e *Experiment, dir string, shardDir
 			if have[j] {
 				continue
 			}
-			s, ok, err := shardDone(shardDir(j), e, j, n)
+			s, ok, _, err := shardDone(shardDir(j), e, j, n)
 			if err != nil {
 				return nil, err
 			}
@@ -424,43 +426,44 @@ func (r *tuneRun) await(ctx context.Context, e *Experiment, dir string, shardDir
 	}
 }
 
-// shardDone returns the summary of shard j of n of e in dir, and whether
-// the shard has played all its games. A directory another process is
-// writing is not done; one that holds anything but the shard of e is an
-// error.
-func shardDone(dir string, e *Experiment, j, n int) (ExperimentSummary, bool, error) {
+// shardDone returns the summary of shard j of n of e in dir, whether
+// the shard has played all its games, and whether its summary.json is
+// stale (a run killed before it rewrote it). A directory another
+// process is writing is not done; one that holds anything but the shard
+// of e is an error.
+func shardDone(dir string, e *Experiment, j, n int) (s ExperimentSummary, done, stale bool, err error) {
 	info, err := ReadRunInfo(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return ExperimentSummary{}, false, nil
+		return s, false, false, nil
 	case err != nil:
-		return ExperimentSummary{}, false, err
+		return s, false, false, err
 	case info.Fingerprint != e.Fingerprint():
-		return ExperimentSummary{}, false, badDir("%s holds another experiment than the %s this tuning run plays there (made by another gopoly, which drew other candidates?): give another --out to start afresh",
+		return s, false, false, badDir("%s holds another experiment than the %s this tuning run plays there (made by another gopoly, which drew other candidates?): give another --out to start afresh",
 			dir, e.Name)
 	case info.Shard != j || info.Shards != n:
-		return ExperimentSummary{}, false, badDir("%s holds shard %d/%d of %s, not %d/%d", dir, info.Shard, info.Shards, e.Name, j, n)
+		return s, false, false, badDir("%s holds shard %d/%d of %s, not %d/%d", dir, info.Shard, info.Shards, e.Name, j, n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); errors.Is(err, os.ErrNotExist) {
-		return ExperimentSummary{}, false, nil // killed before its first game
+		return s, false, false, nil // killed before its first game
 	}
 	lock, err := dirlock.Shared(dir)
 	if errors.Is(err, dirlock.ErrBusy) {
-		return ExperimentSummary{}, false, nil
+		return s, false, false, nil
 	}
 	if err != nil {
-		return ExperimentSummary{}, false, err
+		return s, false, false, err
 	}
 	defer lock.Release()
-	s, _, err := LoadSummary(dir, e, info)
+	s, why, err := LoadSummary(dir, e, info)
 	if err != nil {
-		return s, false, err
+		return s, false, false, err
 	}
 	games := 0
 	for _, v := range s.Variants {
 		games += v.Games
 	}
-	return s, games == info.Games, nil
+	return s, games == info.Games, why != "", nil
 }
 
 // candidateAt names a candidate: its generation and number.

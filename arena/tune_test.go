@@ -298,6 +298,28 @@ func TestTuneStopAndResume(t *testing.T) {
 		t.Fatalf("run again: %+v", rep)
 	}
 	sameTree(t, "run again", ref, stopped)
+
+	// A kill: generation 1's results cut in the middle of a line, its
+	// summaries left as they were; generation 2's summary not written;
+	// the outputs lost.
+	killed := filepath.Join(root, "killed")
+	if err := os.CopyFS(killed, os.DirFS(ref)); err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join(killed, GenerationsDir, "001", ResultsFile)
+	data, _ := os.ReadFile(res)
+	if err := os.Truncate(res, int64(bytes.LastIndexByte(data[:len(data)/2], '\n')+10)); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(killed, GenerationsDir, "002", SummaryFile))
+	os.Remove(filepath.Join(killed, ProgressFile))
+	os.Remove(filepath.Join(killed, BestParamsFile))
+	var notes []string
+	rep, err := tu.Run(context.Background(), TuneOptions{Dir: killed, Note: func(m string) { notes = append(notes, m) }})
+	if err != nil || rep.Played != 2 || len(notes) != 1 || !strings.Contains(notes[0], "dropped an unfinished last line") {
+		t.Fatalf("after a kill: %+v, %v, notes %q", rep, err, notes)
+	}
+	sameTree(t, "killed and resumed vs one run", ref, killed)
 }
 
 // The best knobs are a --params file that gives them, exactly, to seat 0.
