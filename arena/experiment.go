@@ -260,9 +260,9 @@ func ParseExperiment(file string, data []byte) (*Experiment, error) {
 		}
 		e.Detail = d
 	}
-	base, err := monopoly.DefaultRules().WithOverrides("experiment defaults", fmt.Appendf(nil, "max_rounds: %d", DefaultExperimentRounds))
+	base, err := experimentRules()
 	if err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return nil, err
 	}
 	if base, err = overlayRules(file, base, &f.Rules, "rules"); err != nil {
 		return nil, err
@@ -365,6 +365,16 @@ func parseSeatParams(file string, n *yaml.Node, path string, seats []Seat) (map[
 		seats[s].Params = sp.ForSeat(s)
 	}
 	return sp.Written(), nil
+}
+
+// experimentRules are the rules an experiment's overrides go on top
+// of: the defaults, with the round limit of experiments.
+func experimentRules() (*monopoly.Rules, error) {
+	r, err := monopoly.DefaultRules().WithOverrides("experiment defaults", fmt.Appendf(nil, "max_rounds: %d", DefaultExperimentRounds))
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	return r, nil
 }
 
 // overlayRules applies a rules mapping found at path in file on top of

@@ -44,6 +44,12 @@ func OpenExperimentDir(dir string) (*Experiment, RunInfo, error) {
 // shards are locked against writers while they are read, and out
 // against any other process while it is written.
 func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
+	return mergeExperiment(dirs, out, true)
+}
+
+// mergeExperiment is MergeExperiment, with the figures only when plots
+// is set.
+func mergeExperiment(dirs []string, out string, plots bool) (*Experiment, RunInfo, error) {
 	if len(dirs) == 0 {
 		return nil, RunInfo{}, badDir("no shard directories to merge")
 	}
@@ -148,7 +154,7 @@ func MergeExperiment(dirs []string, out string) (*Experiment, RunInfo, error) {
 	if err != nil {
 		return nil, RunInfo{}, err
 	}
-	if err := WriteSummaries(out, e, sum, true); err != nil {
+	if err := WriteSummaries(out, e, sum, plots); err != nil {
 		return nil, RunInfo{}, err
 	}
 	// run.json last: a merge cut short leaves a directory that says so.

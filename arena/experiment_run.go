@@ -93,6 +93,10 @@ type RunOptions struct {
 	// Warn, if set, receives notes about repairs, such as a partial
 	// line dropped from a run that was killed.
 	Warn func(msg string)
+
+	// noPlots leaves the figures out: a tuning run's generations are
+	// experiments of many variants whose plots nobody reads.
+	noPlots bool
 }
 
 // RunReport says what a run did.
@@ -219,7 +223,7 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	rep.Complete = done+rep.Played == info.Games
 	rep.Summary = acc.result()
 	// A shard's figures would show part of the games: left to the merge.
-	if err := WriteSummaries(o.Dir, e, rep.Summary, o.Shards == 1); err != nil {
+	if err := WriteSummaries(o.Dir, e, rep.Summary, o.Shards == 1 && !o.noPlots); err != nil {
 		return rep, err
 	}
 	return rep, runErr

@@ -544,9 +544,9 @@ func WriteSummaries(dir string, e *Experiment, s ExperimentSummary, plots bool) 
 	return savePlots(filepath.Join(dir, "winrates"), chart.BarChart{Title: title, YLabel: "win rate", Bars: all, YMin: chart.Ptr(0)})
 }
 
-// savePlots draws c as base.png and base.svg (through temporary files,
-// as the other outputs).
-func savePlots(base string, c chart.BarChart) error {
+// savePlots draws c (a chart.BarChart or LineChart) as base.png and
+// base.svg, through temporary files as the other outputs.
+func savePlots(base string, c interface{ Save(path string) error }) error {
 	for _, ext := range []string{".png", ".svg"} {
 		tmp := base + ".tmp" + ext
 		if err := c.Save(tmp); err != nil {

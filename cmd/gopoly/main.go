@@ -51,6 +51,7 @@ func newRootCmd() *cobra.Command {
 		newSimCmd(),
 		newTournamentCmd(),
 		newExperimentCmd(),
+		newTuneCmd(),
 		newLandingCmd(),
 		newConformanceCmd(),
 		newDealCmd(),
