@@ -94,6 +94,10 @@ type GameResult struct {
 	Decisions int64 // answered by the agents
 	Capped    bool  // ended as a timed game: at the round limit, or stalled
 	Stalled   bool  // adjourned after MaxDecisions decisions
+	// Accounts are, by seat, the answers of players that are
+	// agent.Accountable (programs) that came from their fallbacks, and
+	// their retirements; nil when no player is.
+	Accounts []agent.Account
 }
 
 // SeatBot returns the bot name seated at seat.
@@ -134,7 +138,7 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 		t.config = append(t.config, Seat{Bot: c.SeatBot(s), Params: c.Params.ForSeat(s)})
 	}
 	seed := GameSeed(c.Seed, i)
-	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed})
+	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed, Game: i})
 	if err != nil {
 		return GameResult{}, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}

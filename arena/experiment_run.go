@@ -746,7 +746,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if e.Detail == DetailFull {
 		w.tr.reset(j)
 	}
-	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Watch: w.watch, Words: e.Detail == DetailFull})
+	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Game: j, Watch: w.watch, Words: e.Detail == DetailFull})
 	if err != nil {
 		return gameOut{}, fmt.Errorf("arena: variant %s, game %d (seed %d): %w", va.Name, j, seed, err)
 	}

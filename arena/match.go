@@ -26,6 +26,9 @@ type Match struct {
 	Rules *monopoly.Rules
 	Seats []Seat
 	Seed  uint64
+	// Game is the game's number in its run, as the run's results give
+	// it, told to players that are agent.Numbered.
+	Game int
 	// Watch, when set, is called after every action (and once before the
 	// first) with the game, which then records its events: the watcher
 	// reads them with TakeEvents.
@@ -112,6 +115,11 @@ func (t *Table) play(m Match) (GameResult, error) {
 		}
 		t.agents[s], t.seats[s] = a, seat
 	}
+	for _, a := range t.agents {
+		if n, ok := a.(agent.Numbered); ok {
+			n.Number(m.Game)
+		}
+	}
 	g.Record(m.Watch != nil || m.Words || agent.Following(t.agents))
 	dec, stalled, err := play(g, t.agents, m.Words, m.Watch)
 	g.Record(false)
@@ -126,7 +134,24 @@ func (t *Table) play(m Match) (GameResult, error) {
 	if g.Capped() && !stalled {
 		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
 	}
-	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}, nil
+	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled,
+		Accounts: t.accounts()}, nil
+}
+
+// accounts are the accounts of the game just played of the table's
+// players that are agent.Accountable, by seat (zero for the others); nil
+// when none is, as for bots, and nothing is allocated.
+func (t *Table) accounts() []agent.Account {
+	var out []agent.Account
+	for s, a := range t.agents {
+		if ac, ok := a.(agent.Accountable); ok {
+			if out == nil {
+				out = make([]agent.Account, len(t.agents))
+			}
+			out[s] = ac.Account()
+		}
+	}
+	return out
 }
 
 // Measures are the own measures of the game last played of the table's

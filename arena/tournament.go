@@ -251,7 +251,7 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 		seats[s] = Seat{Bot: t.entries[e]}
 		g.Seating[s] = t.entries[e]
 	}
-	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed})
+	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i})
 	if err != nil {
 		return TournamentGame{}, fmt.Errorf("arena: game %d (seed %d): %w", i, g.Seed, err)
 	}
