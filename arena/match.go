@@ -90,10 +90,14 @@ func (t *Table) play(m Match) (GameResult, error) {
 	g := t.g
 	// Players whose seat goes to another bot are set aside first, so
 	// that a rotation finds them for the seats they move to.
+	// Players neither kept nor set aside are closed: a program's seat
+	// would leave its program running.
 	for s, seat := range m.Seats {
 		if _, ok := t.agents[s].(agent.Resetter); ok && !reusable(t.seats[s], seat) {
 			if !t.seats[s].Params.Sampled() && len(t.idle) < maxIdle {
 				t.idle = append(t.idle, idlePlayer{t.seats[s], t.agents[s]})
+			} else {
+				agent.CloseAll(t.agents[s : s+1])
 			}
 			t.agents[s] = nil
 		}
@@ -109,6 +113,7 @@ func (t *Table) play(m Match) (GameResult, error) {
 			t.idle = slices.Delete(t.idle, i, i+1)
 			continue
 		}
+		agent.CloseAll(t.agents[s : s+1])
 		a, err := agent.NewWith(seat.Bot, seat.Params, s, SeatSeed(m.Seed, s))
 		if err != nil {
 			return GameResult{}, err
@@ -134,24 +139,14 @@ func (t *Table) play(m Match) (GameResult, error) {
 	if g.Capped() && !stalled {
 		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
 	}
-	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled,
-		Accounts: t.accounts()}, nil
-}
-
-// accounts are the accounts of the game just played of the table's
-// players that are agent.Accountable, by seat (zero for the others); nil
-// when none is, as for bots, and nothing is allocated.
-func (t *Table) accounts() []agent.Account {
-	var out []agent.Account
+	res := GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}
 	for s, a := range t.agents {
 		if ac, ok := a.(agent.Accountable); ok {
-			if out == nil {
-				out = make([]agent.Account, len(t.agents))
-			}
-			out[s] = ac.Account()
+			res.Accounts[s] = ac.Account()
+			res.Accountable |= 1 << s
 		}
 	}
-	return out
+	return res, nil
 }
 
 // Measures are the own measures of the game last played of the table's

@@ -2,6 +2,7 @@ package extbot_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -266,16 +267,82 @@ func TestSeatStats(t *testing.T) {
 
 	res := sim(t, "max_rounds: 20", 2, helperBot("crash", "decision=2s log="+log), "baseline")
 	for i, r := range res {
-		if len(r.Accounts) != 2 || r.Accounts[0].Retirements != 1 || r.Accounts[0].Fallbacks == 0 || r.Accounts[1] != (agent.Account{}) {
-			t.Errorf("game %d: accounts %+v", i, r.Accounts)
+		if r.Accountable != 1 || r.Accounts[0].Retirements != 1 || r.Accounts[0].Fallbacks == 0 || r.Accounts[1] != (agent.Account{}) {
+			t.Errorf("game %d: accounts %+v of seats %b", i, r.Accounts, r.Accountable)
 		}
 	}
 	res = sim(t, "max_rounds: 20", 1, helperBot("good", "log="+log), "baseline")
-	if want := []agent.Account{{}, {}}; !slices.Equal(res[0].Accounts, want) {
-		t.Errorf("a program that played: accounts %+v, want %+v", res[0].Accounts, want)
+	if r := res[0]; r.Accountable != 1 || r.Accounts[0] != (agent.Account{}) {
+		t.Errorf("a program that played: accounts %+v of seats %b", r.Accounts, r.Accountable)
 	}
 	res = sim(t, "max_rounds: 20", 1, "baseline", "random")
-	if res[0].Accounts != nil {
-		t.Errorf("bots alone: accounts %+v, want none", res[0].Accounts)
+	if res[0].Accountable != 0 {
+		t.Errorf("bots alone: accounts of seats %b, want none", res[0].Accountable)
+	}
+}
+
+// A seat made anew for each game (its fallback's parameters drawn per
+// game) closes the last game's: no program is left running.
+func TestSeatsMadeAnewAreClosed(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	bot := fmt.Sprintf("exec:log=%s sh -c 'echo $$ >> %s; exec %s extbot-helper good'", filepath.Join(dir, "bot.log"), pids, os.Args[0])
+	params, err := agent.ParseSeatParams("p.yaml", []byte("all: {cash_reserve: {mean: 200, std: 50}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := arena.Config{Rules: monopolytest.Rules(t, "max_rounds: 10"), Players: 2, Seed: 7, Games: 3, Workers: 1,
+		Bots: []string{bot, "baseline"}, Params: params}
+	if _, err := arena.Simulate(context.Background(), c, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(pids)
+	started := strings.Fields(string(b))
+	if len(started) != 3 {
+		t.Fatalf("%d programs started for 3 games, want one per game", len(started))
+	}
+	for _, p := range started {
+		pid, _ := strconv.Atoi(p)
+		waitGone(t, pid, "a program of an earlier game")
+	}
+}
+
+// An experiment records, per player of each game, the answers a
+// program's fallback gave and its retirement, and sums them per seat.
+func TestExperimentFaults(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "bot.log")
+	spec := "name: faults\nseeds: {start: 1, count: 3}\nrules: {max_rounds: 20}\nvariants:\n  - name: v\n    seats: [\"exec:log=" + log + " false\", baseline]\n"
+	e, err := arena.ParseExperiment("faults.yaml", []byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rep, err := e.Run(context.Background(), arena.RunOptions{Dir: dir, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, arena.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fallbacks := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec arena.GameRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		p, q := rec.Players[0], rec.Players[1]
+		if !p.Retired || p.Fallbacks == 0 || q.Retired || q.Fallbacks != 0 {
+			t.Errorf("game %d: players %+v, %+v", rec.Game, p, q)
+		}
+		fallbacks += p.Fallbacks
+	}
+	seats := rep.Summary.Variants[0].Seats
+	want := arena.Faults{Fallbacks: fallbacks, Retirements: 3, WinsWhileRetired: float64(seats[0].Wins)}
+	if seats[0].Faults != want || seats[1].Faults != (arena.Faults{}) {
+		t.Errorf("seat faults %+v and %+v, want %+v and none", seats[0].Faults, seats[1].Faults, want)
 	}
 }
