@@ -42,17 +42,30 @@ var (
 	subreaper sync.Once
 )
 
-// startContained starts cmd, which must carry its marker in its
-// environment, as a program whose processes endProcesses can end.
-func startContained(cmd *exec.Cmd) error {
+// program finds the processes of a program: those that carry its
+// marker, and their descendants.
+type program struct {
+	marker string
+	// start is when it started, in clock ticks since boot as /proc
+	// gives it: its processes started no earlier, and only their
+	// environments need reading.
+	start uint64
+}
+
+// startContained starts cmd, which must carry marker in its
+// environment, as a program whose processes program.end ends.
+func startContained(cmd *exec.Cmd, marker string) (program, error) {
 	subreaper.Do(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
 	contain.Lock()
 	defer contain.Unlock()
 	if err := cmd.Start(); err != nil {
-		return err
+		return program{}, err
 	}
 	programs[cmd.Process.Pid] = true
-	return nil
+	// Not yet reaped, so still there to read (start 0 if not: every
+	// process is then read).
+	p, _ := readStat(cmd.Process.Pid)
+	return program{marker: marker, start: p.start}, nil
 }
 
 // waited forgets a program its exec.Cmd has reaped.
@@ -62,19 +75,20 @@ func waited(pid int) {
 	contain.Unlock()
 }
 
-// endDeadline bounds how long endProcesses waits for what it killed to
+// endDeadline bounds how long end waits for what it killed to
 // be gone: a process stuck in the kernel may take its time to die, and
 // the next seat's end reaps it.
 const endDeadline = 2 * time.Second
 
-// endProcesses kills the processes carrying marker (the program among
-// them, if it still runs) and their descendants, and reaps those gopoly
-// adopted, with the other orphans it adopted that have died since.
-func endProcesses(marker string) {
+// end kills the processes carrying the program's marker (the program
+// among them, if it still runs) and their descendants, and reaps those
+// gopoly adopted, with the other orphans it adopted that have died
+// since.
+func (pr program) end() {
 	killed := map[int]bool{}
 	for deadline := time.Now().Add(endDeadline); ; time.Sleep(2 * time.Millisecond) {
 		procs := readProcs()
-		for _, pid := range ofMarker(procs, marker) {
+		for _, pid := range pr.processes(procs) {
 			if unix.Kill(pid, unix.SIGKILL) == nil {
 				killed[pid] = true
 			}
@@ -90,6 +104,7 @@ func endProcesses(marker string) {
 type proc struct {
 	pid, ppid, pgrp int
 	zombie          bool
+	start           uint64 // clock ticks after boot
 }
 
 // readProcs lists the processes in /proc.
@@ -111,24 +126,41 @@ func readProcs() []proc {
 	return procs
 }
 
-// readStat reads a process's state, parent and group: the fields after
-// its name, which is in parentheses and may hold anything.
+// readStat reads a process's state, parent, group and start time: the
+// fields after its name, which is in parentheses and may hold anything.
 func readStat(pid int) (proc, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [1024]byte
+	b, err := readSmall("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
 	i := bytes.LastIndexByte(b, ')')
 	if err != nil || i < 0 {
 		return proc{}, false
 	}
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 3 {
+	if len(f) < 20 {
 		return proc{}, false
 	}
 	ppid, err1 := strconv.Atoi(string(f[1]))
 	pgrp, err2 := strconv.Atoi(string(f[2]))
-	if err1 != nil || err2 != nil {
+	start, err3 := strconv.ParseUint(string(f[19]), 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
 		return proc{}, false
 	}
-	return proc{pid: pid, ppid: ppid, pgrp: pgrp, zombie: f[0][0] == 'Z'}, true
+	return proc{pid: pid, ppid: ppid, pgrp: pgrp, zombie: f[0][0] == 'Z', start: start}, true
+}
+
+// readSmall reads a file of /proc that fits buf in one read: os.ReadFile
+// would also stat it, which costs as much again, for every process.
+func readSmall(path string, buf []byte) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	n, err := unix.Read(fd, buf)
+	if err != nil {
+		return nil, err
+	}
+	return buf[:n], nil
 }
 
 // marked reports whether process pid was started with marker (a
@@ -147,13 +179,13 @@ func marked(pid int, marker string) bool {
 	return false
 }
 
-// ofMarker returns the living processes that carry marker or descend
-// from one that does.
-func ofMarker(procs []proc, marker string) []int {
+// processes returns the living processes that carry the program's
+// marker or descend from one that does.
+func (pr program) processes(procs []proc) []int {
 	self := os.Getpid()
 	in := map[int]bool{}
 	for _, p := range procs {
-		if !p.zombie && p.pid != self && marked(p.pid, marker) {
+		if !p.zombie && p.pid != self && p.start >= pr.start && marked(p.pid, pr.marker) {
 			in[p.pid] = true
 		}
 	}
@@ -187,9 +219,11 @@ func reapOrphans(procs []proc, killed map[int]bool) bool {
 		ours := p.ppid == self && !programs[p.pid]
 		switch {
 		case p.zombie && ours && (killed[p.pid] || p.pgrp != group):
+			// A process whose other threads are still exiting shows as a
+			// zombie before it can be waited for: the next pass reaps it.
 			var ws unix.WaitStatus
-			_, err := unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
-			if err != nil && !errors.Is(err, unix.ECHILD) {
+			wpid, err := unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
+			if wpid != p.pid && !errors.Is(err, unix.ECHILD) {
 				left = left || killed[p.pid]
 			}
 		case killed[p.pid] && !programs[p.pid] && (!p.zombie || p.ppid == self || killed[p.ppid] || programs[p.ppid]):

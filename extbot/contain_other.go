@@ -4,12 +4,15 @@ package extbot
 
 import "os/exec"
 
-// startContained starts cmd. Here only its process group, where there
-// is one, is ended with it (killTree).
-func startContained(cmd *exec.Cmd) error { return cmd.Start() }
+// program finds nothing here: only a program's process group, where
+// there is one, is ended with it (killTree).
+type program struct{}
+
+// startContained starts cmd.
+func startContained(cmd *exec.Cmd, _ string) (program, error) { return program{}, cmd.Start() }
 
 // waited does nothing here.
 func waited(int) {}
 
-// endProcesses does nothing here.
-func endProcesses(string) {}
+// end does nothing here.
+func (program) end() {}

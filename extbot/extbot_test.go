@@ -272,7 +272,7 @@ func TestOrphanProcess(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	t.Setenv("EXTBOT_ORPHAN_PID", pidFile)
 	log := filepath.Join(t.TempDir(), "bot.log")
-	sim(t, "max_rounds: 20", 1, helperBot("orphan", "decision=200ms strikes=1 log="+log), "baseline")
+	sim(t, "max_rounds: 20", 1, helperBot("orphan", "decision=1s strikes=1 log="+log), "baseline")
 	if !strings.Contains(readLog(t, log), "retired") {
 		t.Fatalf("the program was not retired:\n%s", clipLog(readLog(t, log)))
 	}

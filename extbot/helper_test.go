@@ -146,6 +146,9 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 				if err := c.Start(); err != nil {
 					return err
 				}
+				if err := waitPidFile(); err != nil {
+					return err
+				}
 				time.Sleep(time.Hour)
 			case mode == "forkexit" && n == 3:
 				c := exec.Command(os.Args[0], "extbot-helper", "sleeper")
@@ -187,6 +190,12 @@ func startSetsid() error {
 	if err := c.Start(); err != nil {
 		return err
 	}
+	return waitPidFile()
+}
+
+// waitPidFile waits for a sleeper to write its pid, so that the test
+// finds it however slowly it starts.
+func waitPidFile() error {
 	for range 500 {
 		if b, _ := os.ReadFile(os.Getenv("EXTBOT_ORPHAN_PID")); len(b) > 0 {
 			return nil

@@ -30,13 +30,13 @@ type pipes interface {
 type process struct {
 	pipes
 	cmd    *exec.Cmd
-	marker string // markerVar's value in its environment
+	prog   program // what finds the processes it starts
 	exited chan struct{}
 }
 
 // markerVar names the environment variable that marks the processes of
 // a program, which inherit it: when the program's seat ends they are
-// ended with it (endProcesses).
+// ended with it (program.end).
 const markerVar = "GOPOLY_EXTBOT_PROGRAM"
 
 var markers atomic.Int64
@@ -56,7 +56,7 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 	// hold up the end of the program (Wait), nor outlive it (killTree).
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
-	err = startContained(cmd)
+	prog, err := startContained(cmd, marker)
 	// The child holds its own copies of these ends.
 	inR.Close()
 	outW.Close()
@@ -66,7 +66,7 @@ func startProcess(argv, env []string, logf func(line string)) (*process, error) 
 		return nil, fmt.Errorf("extbot: starting %q: %w", argv[0], err)
 	}
 	ours.watch(cmd.Process.Pid) // before Wait can reap it: the pid is still the child's
-	p := &process{pipes: ours, cmd: cmd, marker: marker, exited: make(chan struct{})}
+	p := &process{pipes: ours, cmd: cmd, prog: prog, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait()
 		waited(cmd.Process.Pid)
@@ -109,7 +109,7 @@ func (p *process) Close() error {
 		killTree(p.cmd)
 		<-p.exited
 	}
-	endProcesses(p.marker)
+	p.prog.end()
 	p.CloseRead()
 	return nil
 }
@@ -118,7 +118,7 @@ func (p *process) Close() error {
 func (p *process) Kill() error {
 	p.CloseWrite()
 	// Its processes first, while they still descend from it.
-	endProcesses(p.marker)
+	p.prog.end()
 	killTree(p.cmd)
 	<-p.exited
 	p.CloseRead()
