@@ -225,6 +225,32 @@ type Measurer interface {
 	Measures() map[string]float64
 }
 
+// Numbered is a player told which game of a run it sits down to, by the
+// index the run's results give it (0 for the first), before the game's
+// first decision: a program's seat names the game so in what it logs,
+// whichever game of its own program's it is.
+type Numbered interface {
+	Agent
+	Number(game int)
+}
+
+// Account is how much of a seat's play in one game was not its own.
+type Account struct {
+	Fallbacks   int // decisions its fallback bot answered
+	Retirements int // times it was retired for the rest of the game (0 or 1)
+}
+
+// Accountable is a player whose answers may come from a stand-in: a
+// program, which a fallback bot answers for when it fails, and replaces
+// for the rest of a game when it is retired. Tables read its Account
+// after each game, and simulations, tournaments and experiments report
+// it, so that a program that failed is never scored as if it had
+// played.
+type Accountable interface {
+	Agent
+	Account() Account
+}
+
 // Following reports whether any of agents is a Follower.
 func Following(agents []Agent) bool {
 	for _, a := range agents {

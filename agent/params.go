@@ -484,19 +484,32 @@ func (p SeatParams) Written() map[string]any {
 // Check reports overrides for seats a table of players seats lacks, at the
 // file and line that gave them when they were read from one.
 func (p SeatParams) Check(players int) error {
-	seats := slices.Sorted(maps.Keys(p.Seats))
-	for _, s := range seats {
-		if s < players {
-			continue
+	for _, s := range slices.Sorted(maps.Keys(p.Seats)) {
+		if s >= players {
+			return p.seatError(s, fmt.Sprintf("parameters for seat %d, but the seats go from 0 to %d", s, players-1))
 		}
-		msg := fmt.Sprintf("parameters for seat %d, but the seats go from 0 to %d", s, players-1)
-		if at, ok := p.seatAt[s]; ok {
-			at.Msg = msg
-			return &at
-		}
-		return errors.New("agent: " + msg)
 	}
 	return nil
+}
+
+// OnlyAll reports overrides of single seats, which a table that does
+// not keep a bot in a seat cannot take, at the file and line that gave
+// them, saying why.
+func (p SeatParams) OnlyAll(why string) error {
+	if len(p.Seats) == 0 {
+		return nil
+	}
+	s := slices.Min(slices.Collect(maps.Keys(p.Seats)))
+	return p.seatError(s, fmt.Sprintf("parameters for seat %d: %s", s, why))
+}
+
+// seatError is msg about seat s's overrides, placed where they were read.
+func (p SeatParams) seatError(s int, msg string) error {
+	if at, ok := p.seatAt[s]; ok {
+		at.Msg = msg
+		return &at
+	}
+	return errors.New("agent: " + msg)
 }
 
 // Unread describes, one line each, the overrides of p that change nothing

@@ -94,6 +94,12 @@ type GameResult struct {
 	Decisions int64 // answered by the agents
 	Capped    bool  // ended as a timed game: at the round limit, or stalled
 	Stalled   bool  // adjourned after MaxDecisions decisions
+	// Accounts are, for the seats whose players are agent.Accountable
+	// (programs; bit s of Accountable for seat s), the answers their
+	// fallbacks gave and their retirements. An array, not a slice, keeps
+	// a result comparable and costs no allocation.
+	Accounts    [monopoly.MaxPlayers]agent.Account
+	Accountable uint8
 }
 
 // SeatBot returns the bot name seated at seat.
@@ -134,7 +140,7 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 		t.config = append(t.config, Seat{Bot: c.SeatBot(s), Params: c.Params.ForSeat(s)})
 	}
 	seed := GameSeed(c.Seed, i)
-	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed})
+	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed, Game: i})
 	if err != nil {
 		return GameResult{}, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}
@@ -185,6 +191,7 @@ type SimTally struct {
 	rounds           int64       // summed, for the mean
 	byRounds         map[int]int // games by length in rounds
 	seatWins         []int
+	faults           []Faults // by seat; nil while no seat is a program
 }
 
 // Add counts one game. It allocates only for a game length or a winning
@@ -204,6 +211,22 @@ func (t *SimTally) Add(r GameResult) {
 			t.seatWins = append(t.seatWins, make([]int, r.Winner+1-len(t.seatWins))...)
 		}
 		t.seatWins[r.Winner]++
+	}
+	for s := range r.Accounts {
+		if r.Accountable&(1<<s) == 0 {
+			continue
+		}
+		if t.faults == nil {
+			t.faults = make([]Faults, monopoly.MaxPlayers)
+		}
+		f, a := &t.faults[s], r.Accounts[s]
+		f.Fallbacks += a.Fallbacks
+		if a.Retirements > 0 {
+			f.Retirements++
+			if r.Winner == s {
+				f.WinsWhileRetired++
+			}
+		}
 	}
 }
 
@@ -254,7 +277,11 @@ func (t *SimTally) Summary(c Config) Summary {
 		if s.Games > 0 {
 			rate = float64(w) / float64(s.Games)
 		}
-		s.WinRates = append(s.WinRates, SeatWins{Seat: seat, Bot: bot, Wins: w, Rate: rate, CI95: [2]float64{lo, hi}})
+		sw := SeatWins{Seat: seat, Bot: bot, Wins: w, Rate: rate, CI95: [2]float64{lo, hi}}
+		if seat < len(t.faults) {
+			sw.Faults = t.faults[seat]
+		}
+		s.WinRates = append(s.WinRates, sw)
 		b := s.ByBot[bot]
 		b.Seats++
 		b.Wins += w
@@ -321,6 +348,9 @@ type SeatWins struct {
 	Wins int        `json:"wins"`
 	Rate float64    `json:"rate"`
 	CI95 [2]float64 `json:"ci95"`
+	// Faults are what a program's fallback did in its place; absent
+	// for bots.
+	Faults
 }
 
 // BotWR is one bot's share of wins over the seats it held.

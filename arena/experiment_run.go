@@ -65,6 +65,11 @@ type PlayerRecord struct {
 	// Measures are the player's own measures of the game (an LLM seat's
 	// calls, fallbacks, tokens, cost: agent.Measurer).
 	Measures map[string]float64 `json:"measures,omitempty"`
+	// Fallbacks are the answers a program's fallback gave, and Retired
+	// whether the program was retired, its fallback playing on
+	// (agent.Accountable); absent for bots.
+	Fallbacks int  `json:"fallbacks,omitempty"`
+	Retired   bool `json:"retired,omitempty"`
 	*SeatMetrics
 }
 
@@ -750,7 +755,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if e.Detail == DetailFull {
 		w.tr.reset(j)
 	}
-	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Watch: w.watch, Words: e.Detail == DetailFull})
+	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Game: j, Watch: w.watch, Words: e.Detail == DetailFull})
 	if err != nil {
 		return gameOut{}, fmt.Errorf("arena: variant %s, game %d (seed %d): %w", va.Name, j, seed, err)
 	}
@@ -771,6 +776,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 		if ms != nil {
 			rec.Players[p].Measures = ms[p]
 		}
+		rec.Players[p].Fallbacks, rec.Players[p].Retired = res.Accounts[p].Fallbacks, res.Accounts[p].Retirements > 0
 		if metrics != nil {
 			metrics[p] = w.m.Seat(p)
 			rec.Players[p].SeatMetrics = &metrics[p]

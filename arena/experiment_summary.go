@@ -100,6 +100,9 @@ type SeatSummary struct {
 	// games that measured them, with cost_per_win (its total cost over
 	// its wins) when it has a cost.
 	Measures map[string]float64 `json:"measures,omitempty"`
+	// Faults are what a program's fallback did in its place; absent
+	// for bots.
+	Faults
 	// Behaviour is absent at detail summary, which records none.
 	*Behaviour
 }
@@ -167,6 +170,7 @@ func (r *running) ci95() [2]float64 {
 // seatAcc sums one seat's games.
 type seatAcc struct {
 	wins        int
+	faults      Faults
 	measures    map[string]float64 // sums of the players' own measures
 	measured    int                // games that measured them
 	cash, worth running
@@ -227,6 +231,14 @@ func (a *variantAcc) add(rec *GameRecord) error {
 		if p.Seat < 0 || p.Seat >= len(a.seats) {
 			return fmt.Errorf("seat %d out of range", p.Seat)
 		}
+		f := &a.seats[p.Seat].faults
+		f.Fallbacks += p.Fallbacks
+		if p.Retired {
+			f.Retirements++
+			if rec.Winner == p.Seat {
+				f.WinsWhileRetired++
+			}
+		}
 		if p.Measures != nil {
 			s := &a.seats[p.Seat]
 			if s.measures == nil {
@@ -276,7 +288,8 @@ func (a *variantAcc) result(v *Variant) VariantSummary {
 	for i := range a.seats {
 		acc := &a.seats[i]
 		lo, hi := stats.Wilson(float64(acc.wins), a.games)
-		ss := SeatSummary{Seat: i, Bot: v.Seats[i].Bot, Params: v.params[i], Wins: acc.wins, WinRate: per(float64(acc.wins)), CI95: [2]float64{lo, hi}}
+		ss := SeatSummary{Seat: i, Bot: v.Seats[i].Bot, Params: v.params[i], Wins: acc.wins, WinRate: per(float64(acc.wins)), CI95: [2]float64{lo, hi},
+			Faults: acc.faults}
 		if acc.measured > 0 {
 			ss.Measures = meanMeasures(acc.measures, acc.measured, float64(acc.wins))
 		}

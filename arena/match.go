@@ -26,6 +26,9 @@ type Match struct {
 	Rules *monopoly.Rules
 	Seats []Seat
 	Seed  uint64
+	// Game is the game's number in its run, as the run's results give
+	// it, told to players that are agent.Numbered.
+	Game int
 	// Watch, when set, is called after every action (and once before the
 	// first) with the game, which then records its events: the watcher
 	// reads them with TakeEvents.
@@ -87,10 +90,14 @@ func (t *Table) play(m Match) (GameResult, error) {
 	g := t.g
 	// Players whose seat goes to another bot are set aside first, so
 	// that a rotation finds them for the seats they move to.
+	// Players neither kept nor set aside are closed: a program's seat
+	// would leave its program running.
 	for s, seat := range m.Seats {
 		if _, ok := t.agents[s].(agent.Resetter); ok && !reusable(t.seats[s], seat) {
 			if !t.seats[s].Params.Sampled() && len(t.idle) < maxIdle {
 				t.idle = append(t.idle, idlePlayer{t.seats[s], t.agents[s]})
+			} else {
+				agent.CloseAll(t.agents[s : s+1])
 			}
 			t.agents[s] = nil
 		}
@@ -106,11 +113,17 @@ func (t *Table) play(m Match) (GameResult, error) {
 			t.idle = slices.Delete(t.idle, i, i+1)
 			continue
 		}
+		agent.CloseAll(t.agents[s : s+1])
 		a, err := agent.NewWith(seat.Bot, seat.Params, s, SeatSeed(m.Seed, s))
 		if err != nil {
 			return GameResult{}, err
 		}
 		t.agents[s], t.seats[s] = a, seat
+	}
+	for _, a := range t.agents {
+		if n, ok := a.(agent.Numbered); ok {
+			n.Number(m.Game)
+		}
 	}
 	g.Record(m.Watch != nil || m.Words || agent.Following(t.agents))
 	dec, stalled, err := play(g, t.agents, m.Words, m.Watch)
@@ -126,7 +139,14 @@ func (t *Table) play(m Match) (GameResult, error) {
 	if g.Capped() && !stalled {
 		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
 	}
-	return GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}, nil
+	res := GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}
+	for s, a := range t.agents {
+		if ac, ok := a.(agent.Accountable); ok {
+			res.Accounts[s] = ac.Account()
+			res.Accountable |= 1 << s
+		}
+	}
+	return res, nil
 }
 
 // Measures are the own measures of the game last played of the table's

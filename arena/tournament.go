@@ -56,6 +56,10 @@ type TournamentConfig struct {
 	Games   int
 	Seed    uint64
 	Workers int // 0: all cores
+	// Params are overrides for every seat (All). Seats rotate, so
+	// overrides of single seats would follow the seat rather than the
+	// bot: they are refused.
+	Params agent.SeatParams
 }
 
 // Tournament is a validated tournament with its seating plan.
@@ -80,6 +84,9 @@ func NewTournament(c TournamentConfig) (*Tournament, error) {
 	}
 	if c.Games < 1 {
 		return nil, fmt.Errorf("arena: games must be at least 1")
+	}
+	if err := c.Params.OnlyAll("a tournament's seats rotate among the bots: give overrides for all seats"); err != nil {
+		return nil, err
 	}
 	t := &Tournament{TournamentConfig: c}
 	for _, b := range c.Bots {
@@ -199,6 +206,11 @@ type TournamentGame struct {
 	// Measures are the players' own measures of the game, by seat
 	// (agent.Measurer: an LLM seat's calls, tokens, cost); absent for bots.
 	Measures []map[string]float64 `json:"measures,omitempty"`
+	// Fallbacks are, by seat, the answers programs' fallbacks gave
+	// (agent.Accountable); absent when no seat is a program. Retired are
+	// the seats whose program was retired, its fallback playing on.
+	Fallbacks []int `json:"fallbacks,omitempty"`
+	Retired   []int `json:"retired,omitempty"`
 	// Rolls and Decisions are for speed figures, not the record.
 	Rolls     int64 `json:"-"`
 	Decisions int64 `json:"-"`
@@ -248,16 +260,17 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 	seats := make([]Seat, t.Players)
 	g.Seating = make([]string, t.Players)
 	for s, e := range g.Entrants {
-		seats[s] = Seat{Bot: t.entries[e]}
+		seats[s] = Seat{Bot: t.entries[e], Params: t.Params.All}
 		g.Seating[s] = t.entries[e]
 	}
-	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed})
+	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i})
 	if err != nil {
 		return TournamentGame{}, fmt.Errorf("arena: game %d (seed %d): %w", i, g.Seed, err)
 	}
 	end := tb.Game()
 	g.Winner, g.Rounds, g.Capped, g.Stalled, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Stalled, res.Rolls, res.Decisions
 	g.Measures = tb.Measures()
+	g.Fallbacks, g.Retired = fallbacks(res, t.Players), retiredSeats(res)
 	g.NetWorth = make([]int, t.Players)
 	best := -1
 	for s := range g.NetWorth {
@@ -301,13 +314,15 @@ type Tally struct {
 	rolls, decisions int64
 	measures         []map[string]float64 // per name: sums of its players' own measures
 	measured         []int                // per name: seat-games that measured them
+	faults           []Faults             // per name, but WinsWhileRetired
+	winsRetired      []int64              // per name, in shareUnits
 }
 
 // NewTally returns an empty tally for t's games.
 func (t *Tournament) NewTally() *Tally {
 	n := len(t.names)
 	return &Tally{t: t, seats: make([]int, n), appear: make([]int, n), wins: make([]int64, n),
-		seatWins: make([]int64, t.Players), rating: NewRatingSet(n)}
+		seatWins: make([]int64, t.Players), rating: NewRatingSet(n), faults: make([]Faults, n), winsRetired: make([]int64, n)}
 }
 
 // Games returns how many games the tally holds.
@@ -339,6 +354,13 @@ func (a *Tally) Add(g TournamentGame) error {
 		a.wins[p] += units[s]
 		a.seatWins[s] += units[s]
 		in[p] = true
+		if s < len(g.Fallbacks) {
+			a.faults[p].Fallbacks += g.Fallbacks[s]
+		}
+		if slices.Contains(g.Retired, s) {
+			a.faults[p].Retirements++
+			a.winsRetired[p] += units[s]
+		}
 		if s < len(g.Measures) && g.Measures[s] != nil {
 			if a.measures == nil {
 				a.measures, a.measured = make([]map[string]float64, len(a.t.names)), make([]int, len(a.t.names))
@@ -378,6 +400,9 @@ type Standing struct {
 	CI95        [2]float64 `json:"ci95"`      // Wilson, on wins out of games
 	Rating      float64    `json:"rating"`    // Elo scale, mean EloMean over the bots
 	RatingCI95  [2]float64 `json:"rating_ci95"`
+	// Faults are what its programs' fallbacks did in their place;
+	// absent for bots.
+	Faults
 	// Measures are its players' own measures (agent.Measurer: an LLM
 	// seat's calls, fallbacks, tokens, cost, consistency), per-seat-game
 	// means, with cost_per_win; absent for bots.
@@ -426,6 +451,9 @@ type TournamentSummary struct {
 	RoundsMedian float64      `json:"rounds_median"`
 	Seats        []SeatResult `json:"seats"`
 	Resamples    int          `json:"rating_resamples"`
+	// Params are the overrides for all seats, as written; absent when
+	// none.
+	Params any `json:"params,omitempty"`
 }
 
 // Summary scores the games counted so far; rating intervals come from
@@ -444,7 +472,8 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 	s := TournamentSummary{Games: a.games, Players: t.Players, GamesRequested: t.Games, Seed: t.Seed,
 		Entrants: slices.Clone(t.entries), MaxRounds: t.Rules.MaxRounds, SeatCycle: t.SeatCycle(),
 		OrderCycle: t.OrderCycle(), Endings: a.endings,
-		RoundsMean: stats.Mean(a.rounds), RoundsMedian: stats.Median(a.rounds), Resamples: resamples}
+		RoundsMean: stats.Mean(a.rounds), RoundsMedian: stats.Median(a.rounds), Resamples: resamples,
+		Params: t.Params.Written()["all"]}
 	elo, eloCI := a.rating.Bootstrap(resamples, t.Seed)
 	for p, name := range t.names {
 		wins := units(a.wins[p])
@@ -455,6 +484,8 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 			b.Parity = float64(a.seats[p]) / float64(a.games*t.Players)
 		}
 		b.CI95 = wilson(wins, a.games, b.WinShare, 1)
+		b.Faults = a.faults[p]
+		b.WinsWhileRetired = units(a.winsRetired[p])
 		if a.measured != nil && a.measured[p] > 0 {
 			b.Measures = meanMeasures(a.measures[p], a.measured[p], wins)
 		}

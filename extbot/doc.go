@@ -18,7 +18,10 @@
 // writes garbage or answers illegally never stops a game: its fallback
 // bot answers that decision, the program is told why (a refusal), and
 // after a number of strikes it is retired for the rest of the game. Its
-// stderr goes, line by line, to a log. Results are deterministic given
+// stderr goes, line by line, to a log. What the program started ends
+// with its seat, also what left its process group (on Linux gopoly is
+// a child subreaper and finds the program's processes by a variable in
+// their environment). Results are deterministic given
 // the program's answers: the clock only decides when the fallback
 // answers instead.
 //

@@ -133,10 +133,11 @@ func TestFaultyPrograms(t *testing.T) {
 	}
 }
 
-// Seat.Stats counts the decisions the fallback answered and the
-// retirements: none for a program that plays well, one retirement and
-// the rest of the game for one that exits at its fifth decision.
-func TestSeatStats(t *testing.T) {
+// Seat.Stats counts, by the helper program's mode, the decisions the
+// fallback answered and the retirements: none for a program that plays
+// well, one retirement and the rest of the game for one that exits at its
+// fifth decision.
+func TestSeatStatsByMode(t *testing.T) {
 	r := monopolytest.Rules(t, "max_rounds: 20")
 	for _, tc := range []struct {
 		mode    string
@@ -144,7 +145,8 @@ func TestSeatStats(t *testing.T) {
 	}{{"good", 0}, {"crash", 1}} {
 		log := filepath.Join(t.TempDir(), "bot.log")
 		seats := playGame(t, r, 3, helperBot(tc.mode, "decision=1s log="+log), "baseline", "baseline")
-		fallbacks, retirements := seats[0].(*extbot.Seat).Stats()
+		st := seats[0].(*extbot.Seat).Stats()
+		fallbacks, retirements := st.TotalFallbacks, st.TotalRetirements
 		if retirements != tc.retired || (tc.retired == 0) != (fallbacks == 0) || (tc.retired > 0 && fallbacks < 2) {
 			t.Errorf("%s: %d fallback answers and %d retirements, want %d retirements and the fallbacks that go with them",
 				tc.mode, fallbacks, retirements, tc.retired)
@@ -323,7 +325,7 @@ func TestOrphanProcess(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	t.Setenv("EXTBOT_ORPHAN_PID", pidFile)
 	log := filepath.Join(t.TempDir(), "bot.log")
-	sim(t, "max_rounds: 20", 1, helperBot("orphan", "decision=200ms strikes=1 log="+log), "baseline")
+	sim(t, "max_rounds: 20", 1, helperBot("orphan", "decision=1s strikes=1 log="+log), "baseline")
 	if !strings.Contains(readLog(t, log), "retired") {
 		t.Fatalf("the program was not retired:\n%s", clipLog(readLog(t, log)))
 	}

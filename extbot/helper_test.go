@@ -3,12 +3,14 @@ package extbot_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -56,6 +58,12 @@ func helperBot(mode, options string) string {
 //	         stops answering
 //	sleeper  (the orphan's process) sleeps
 //	chatty   good, but its 2nd answer's speech is too long
+//	slowstart good, but sleeps 800ms before reading its first message
+//	forkexit good, but at its 3rd decision starts a process that holds its
+//	         stdout open and sleeps, and exits
+//	setsid   good, but at its 2nd decision starts a process in a session
+//	         of its own that sleeps (its pid in $EXTBOT_ORPHAN_PID)
+//	setsidexit setsid, then exits once it has answered
 //
 // It writes "refusal CODE" and "retired" to stderr when told.
 func helperServe(mode string, r io.Reader, w io.Writer) error {
@@ -63,8 +71,12 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 		os.WriteFile(os.Getenv("EXTBOT_ORPHAN_PID"), []byte(fmt.Sprint(os.Getpid())), 0o644)
 		time.Sleep(time.Hour)
 	}
+	if mode == "slowstart" {
+		time.Sleep(800 * time.Millisecond)
+	}
 	in := bufio.NewReaderSize(r, 1<<20)
 	n := 0
+	exit := false
 	for {
 		line, err := in.ReadBytes('\n')
 		if err == io.EOF {
@@ -134,7 +146,22 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 				if err := c.Start(); err != nil {
 					return err
 				}
+				if err := waitPidFile(); err != nil {
+					return err
+				}
 				time.Sleep(time.Hour)
+			case mode == "forkexit" && n == 3:
+				c := exec.Command(os.Args[0], "extbot-helper", "sleeper")
+				c.Stdout = os.Stdout
+				if err := c.Start(); err != nil {
+					return err
+				}
+				os.Exit(0)
+			case (mode == "setsid" || mode == "setsidexit") && n == 2:
+				if err := startSetsid(); err != nil {
+					return err
+				}
+				exit = mode == "setsidexit"
 			case mode == "garbage" && n%3 == 0:
 				fmt.Fprintln(w, "this is not json")
 				continue
@@ -148,8 +175,34 @@ func helperServe(mode string, r io.Reader, w io.Writer) error {
 				speech = strings.Repeat("blah ", extbot.MaxSpeech)
 			}
 			fmt.Fprintf(w, `{"type":"answer","id":%d,"action":%s,"speech":%q}`+"\n", m.ID, act, speech)
+			if exit {
+				os.Exit(0)
+			}
 		}
 	}
+}
+
+// startSetsid starts a sleeper in a session of its own, holding none of
+// the program's pipes, and waits for it to write its pid.
+func startSetsid() error {
+	c := exec.Command(os.Args[0], "extbot-helper", "sleeper")
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		return err
+	}
+	return waitPidFile()
+}
+
+// waitPidFile waits for a sleeper to write its pid, so that the test
+// finds it however slowly it starts.
+func waitPidFile() error {
+	for range 500 {
+		if b, _ := os.ReadFile(os.Getenv("EXTBOT_ORPHAN_PID")); len(b) > 0 {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return errors.New("the sleeper wrote no pid")
 }
 
 // pickGood chooses the first legal action of the kinds that spend

@@ -152,7 +152,8 @@ func checkContestAIs(t *testing.T, root, pkg string, bots []string, logs map[int
 	for seat, log := range logs {
 		ai := bots[seat][strings.Index(bots[seat], root)+len(root)+1:]
 		got := readLog(t, log)
-		fallbacks, retirements := seats[seat].(*extbot.Seat).Stats()
+		st := seats[seat].(*extbot.Seat).Stats()
+		fallbacks, retirements := st.TotalFallbacks, st.TotalRetirements
 		if n := strings.Count(got, "Traceback"); n > 0 || fallbacks > 0 || retirements > 0 {
 			t.Errorf("%s: %d tracebacks, %d fallback answers, %d retirements:\n%s", ai, n, fallbacks, retirements, clipLog(got))
 		}

@@ -35,6 +35,10 @@ func (p *osPipes) SetWriteDeadline(t time.Time) error { return p.w.SetWriteDeadl
 func (p *osPipes) CloseWrite() error                  { return p.w.Close() }
 func (p *osPipes) CloseRead() error                   { return p.r.Close() }
 
+// watch does nothing here: the end of a program is seen when its
+// stdout closes, which a process it started may put off.
+func (p *osPipes) watch(int) {}
+
 // ownGroup does nothing here: process groups are Linux's (pipe_poll.go).
 func ownGroup(*exec.Cmd) {}
 

@@ -22,8 +22,10 @@ import (
 // all the rest of the protocol on our side.
 type pollPipes struct {
 	w, r     int // our ends: the child's stdin (non-blocking), its stdout
+	pidfd    int // the child itself (watch), or -1
 	wdl, rdl time.Time
 	quick    bool // the last answer came within spinFor
+	fds      [2]unix.PollFd
 }
 
 // spinFor is how long a read polls without sleeping for a program that
@@ -52,15 +54,24 @@ func newPipes() (pipes, *os.File, *os.File, error) {
 		}
 		return nil, nil, nil, err
 	}
-	return &pollPipes{w: in[1], r: out[0]}, os.NewFile(uintptr(in[0]), "stdin"), os.NewFile(uintptr(out[1]), "stdout"), nil
+	return &pollPipes{w: in[1], r: out[0], pidfd: -1}, os.NewFile(uintptr(in[0]), "stdin"), os.NewFile(uintptr(out[1]), "stdout"), nil
 }
 
 func (p *pollPipes) SetReadDeadline(t time.Time) error  { p.rdl = t; return nil }
 func (p *pollPipes) SetWriteDeadline(t time.Time) error { p.wdl = t; return nil }
 
-// wait polls fd for events until deadline.
-func wait(fd int, events int16, deadline time.Time) error {
-	fds := []unix.PollFd{{Fd: int32(fd), Events: events}}
+// watch makes reads see the end of the output when the child pid
+// exits, though a process it started may hold its stdout open: that
+// process is not the program, and would otherwise keep the seat waiting
+// for the whole decision budget.
+func (p *pollPipes) watch(pid int) {
+	if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+		p.pidfd = fd // readable once the process has exited
+	}
+}
+
+// wait polls fds until one is ready, or deadline.
+func wait(fds []unix.PollFd, deadline time.Time) error {
 	for {
 		ms := -1
 		if !deadline.IsZero() {
@@ -84,8 +95,7 @@ func wait(fd int, events int16, deadline time.Time) error {
 
 // spin polls fd without sleeping for up to spinFor from began, and
 // reports whether it became readable.
-func spin(fd int, began time.Time) bool {
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+func spin(fds []unix.PollFd, began time.Time) bool {
 	for time.Since(began) < spinFor {
 		if n, _ := unix.Poll(fds, 0); n > 0 {
 			return true
@@ -99,9 +109,19 @@ func (p *pollPipes) Read(b []byte) (int, error) {
 		return 0, os.ErrClosed
 	}
 	began := time.Now()
-	if !p.quick || !spin(p.r, began) {
-		if err := wait(p.r, unix.POLLIN, p.rdl); err != nil {
+	p.fds[0] = unix.PollFd{Fd: int32(p.r), Events: unix.POLLIN}
+	if !p.quick || !spin(p.fds[:1], began) {
+		fds := p.fds[:1]
+		if p.pidfd >= 0 {
+			p.fds[1] = unix.PollFd{Fd: int32(p.pidfd), Events: unix.POLLIN}
+			fds = p.fds[:2]
+		}
+		if err := wait(fds, p.rdl); err != nil {
 			return 0, err
+		}
+		if len(fds) == 2 && fds[0].Revents == 0 {
+			// The program has exited and left nothing to read.
+			return 0, io.EOF
 		}
 	}
 	p.quick = time.Since(began) < spinFor
@@ -131,7 +151,7 @@ func (p *pollPipes) Write(b []byte) (int, error) {
 		}
 		switch {
 		case errors.Is(err, syscall.EAGAIN):
-			if err := wait(p.w, unix.POLLOUT, p.wdl); err != nil {
+			if err := wait([]unix.PollFd{{Fd: int32(p.w), Events: unix.POLLOUT}}, p.wdl); err != nil {
 				return done, err
 			}
 		case errors.Is(err, syscall.EINTR):
@@ -143,7 +163,7 @@ func (p *pollPipes) Write(b []byte) (int, error) {
 }
 
 func (p *pollPipes) CloseWrite() error { return closeFD(&p.w) }
-func (p *pollPipes) CloseRead() error  { return closeFD(&p.r) }
+func (p *pollPipes) CloseRead() error  { closeFD(&p.pidfd); return closeFD(&p.r) }
 
 func closeFD(fd *int) error {
 	if *fd < 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +22,7 @@ type pipes interface {
 	SetWriteDeadline(t time.Time) error
 	CloseWrite() error // the child sees the end of its input
 	CloseRead() error
+	watch(pid int) // reads end when the child exits, whoever holds its stdout
 }
 
 // process is a child process as a link: its stdin and stdout are the
@@ -28,8 +30,16 @@ type pipes interface {
 type process struct {
 	pipes
 	cmd    *exec.Cmd
+	prog   program // what finds the processes it starts
 	exited chan struct{}
 }
+
+// markerVar names the environment variable that marks the processes of
+// a program, which inherit it: when the program's seat ends they are
+// ended with it (program.end).
+const markerVar = "GOPOLY_EXTBOT_PROGRAM"
+
+var markers atomic.Int64
 
 // startProcess starts argv with extra environment variables in dir (""
 // for ours), sending each line of its stderr to logf.
@@ -40,13 +50,14 @@ func startProcess(argv, env []string, dir string, logf func(line string)) (*proc
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &lineWriter{logf: logf}
-	cmd.Env = append(os.Environ(), env...)
+	marker := fmt.Sprintf("%d.%d", os.Getpid(), markers.Add(1))
+	cmd.Env = append(append(os.Environ(), env...), markerVar+"="+marker)
 	cmd.Dir = dir
 	// A process the program leaves behind holding stderr open must not
 	// hold up the end of the program (Wait), nor outlive it (killTree).
 	cmd.WaitDelay = time.Second
 	ownGroup(cmd)
-	err = cmd.Start()
+	prog, err := startContained(cmd, marker)
 	// The child holds its own copies of these ends.
 	inR.Close()
 	outW.Close()
@@ -55,9 +66,11 @@ func startProcess(argv, env []string, dir string, logf func(line string)) (*proc
 		ours.CloseRead()
 		return nil, fmt.Errorf("extbot: starting %q: %w", argv[0], err)
 	}
-	p := &process{pipes: ours, cmd: cmd, exited: make(chan struct{})}
+	ours.watch(cmd.Process.Pid) // before Wait can reap it: the pid is still the child's
+	p := &process{pipes: ours, cmd: cmd, prog: prog, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait()
+		waited(cmd.Process.Pid)
 		close(p.exited)
 	}()
 	return p, nil
@@ -88,7 +101,7 @@ func (w *lineWriter) Write(b []byte) (int, error) {
 }
 
 // Close ends the program's input and waits closeGrace for it to exit,
-// then kills it.
+// then kills it, and the processes it started.
 func (p *process) Close() error {
 	p.CloseWrite()
 	select {
@@ -97,13 +110,16 @@ func (p *process) Close() error {
 		killTree(p.cmd)
 		<-p.exited
 	}
+	p.prog.end()
 	p.CloseRead()
 	return nil
 }
 
-// Kill kills the program at once.
+// Kill kills the program at once, and the processes it started.
 func (p *process) Kill() error {
 	p.CloseWrite()
+	// Its processes first, while they still descend from it.
+	p.prog.end()
 	killTree(p.cmd)
 	<-p.exited
 	p.CloseRead()

@@ -16,7 +16,7 @@ import (
 )
 
 // Seat is a program at a gopoly table: an agent.Agent (and Talker,
-// Resetter, Follower, io.Closer) that asks the program at each decision
+// Resetter, Follower, Numbered, Accountable, io.Closer) that asks the program at each decision
 // and falls back on a bot when it fails. Its zero value is not usable:
 // seats are made by the registry (agent.New with an "exec:", "tcp:" or
 // "monopyly:" name).
@@ -30,14 +30,16 @@ type Seat struct {
 	log      *slog.Logger
 	logFile  *os.File
 
-	// Counts over the seat's games, for Stats (read from other goroutines).
-	fallbacks, retirements atomic.Int64
-
 	c     *conn
 	l     link
-	games int // games started on this link
-	// game is games for the goroutine that logs the program's stderr.
-	game atomic.Int64
+	games int // games started on this link, as the protocol numbers them
+	// index is the game's number in its run (agent.Numbered), or, at a
+	// table that does not number its games, the seat's count of games
+	// from 0: what the log names the game by. game is the same for the
+	// goroutine that logs the program's stderr.
+	index int
+	game  atomic.Int64
+	stats SeatStats
 
 	// The game under way.
 	rules   *monopoly.Rules
@@ -97,14 +99,31 @@ func (s *Seat) Answer(v monopoly.View, d monopoly.Decision) agent.Answer {
 		}
 		s.fail(v, err)
 	}
-	s.fallbacks.Add(1)
+	s.stats.Fallbacks++
+	s.stats.TotalFallbacks++
 	return agent.Respond(s.fallback, v, d, true)
 }
 
-// Stats returns how many decisions the fallback answered and how many
-// times the program was retired, over every game the seat has played.
-func (s *Seat) Stats() (fallbacks, retirements int) {
-	return int(s.fallbacks.Load()), int(s.retirements.Load())
+// SeatStats counts the answers of a seat that were not its program's.
+type SeatStats struct {
+	Fallbacks   int // answers its fallback gave in the game under way, or the last one played
+	Retirements int // times the program was retired in that game (0 or 1)
+	// The same over every game the seat played.
+	TotalFallbacks, TotalRetirements int
+}
+
+// Stats returns the seat's counts.
+func (s *Seat) Stats() SeatStats { return s.stats }
+
+// Account implements agent.Accountable: Stats for the game.
+func (s *Seat) Account() agent.Account {
+	return agent.Account{Fallbacks: s.stats.Fallbacks, Retirements: s.stats.Retirements}
+}
+
+// Number implements agent.Numbered: the log names the game by n.
+func (s *Seat) Number(n int) {
+	s.index = n
+	s.game.Store(int64(n))
 }
 
 // failure is an answer that was not taken, with the refusal to report.
@@ -217,7 +236,6 @@ func (s *Seat) handshake(v monopoly.View) error {
 		}
 	}
 	s.games++
-	s.game.Store(int64(s.games))
 	rules, err := json.Marshal(s.rules)
 	if err != nil {
 		return fatal("extbot: rules: %v", err)
@@ -226,14 +244,18 @@ func (s *Seat) handshake(v monopoly.View) error {
 		Names: defaultNames(v.Players()), Bot: s.spec.Name, Fallback: s.spec.Fallback, Strikes: s.spec.Strikes,
 		Budget: Budget{DecisionMS: s.spec.Decision.Milliseconds(), GameMS: s.spec.Game.Milliseconds()},
 		Rules:  rules, Board: wire.NewBoard(s.rules), Schemas: wire.AnswerSchemas()}
-	began := time.Now()
-	deadline := began.Add(min(s.spec.Decision, s.spec.Game-s.used))
+	// The handshake has a budget of its own, not charged to the game's:
+	// it holds the program's launch, which is the machine's time more
+	// than the program's thinking.
+	deadline := time.Now().Add(s.spec.Startup)
 	if err := s.write(msg, deadline); err != nil {
 		return fatal("extbot: writing to the program: %v", err)
 	}
 	line, err := s.c.receive(deadline)
-	s.used += time.Since(began)
-	if err != nil {
+	switch {
+	case errors.Is(err, errTimeout):
+		return fatal("extbot: no ready within the start-up budget (startup=%v)", s.spec.Startup)
+	case err != nil:
 		return fatal("extbot: no ready after start: %v", err)
 	}
 	var r Ready
@@ -278,7 +300,6 @@ func (s *Seat) connect() error {
 		return err
 	}
 	s.l, s.c, s.games = l, newConn(l), 0
-	s.game.Store(0)
 	return nil
 }
 
@@ -303,7 +324,7 @@ func (s *Seat) fail(v monopoly.View, err error) {
 	}
 	s.strikes++
 	left := s.spec.Strikes - s.strikes
-	s.log.Warn("extbot: the fallback answers", "game", s.games, "decision", s.id, "code", f.refusal.Code, "message", f.refusal.Message, "strikes_left", max(left, 0))
+	s.log.Warn("extbot: the fallback answers", "game", s.index, "decision", s.id, "code", f.refusal.Code, "message", f.refusal.Message, "strikes_left", max(left, 0))
 	if f.fatal || s.c == nil {
 		s.retire(f.refusal.Message, true)
 		return
@@ -325,7 +346,7 @@ func (s *Seat) notify(msg any) {
 		return
 	}
 	if err := s.write(msg, time.Now().Add(min(s.spec.Decision, time.Second))); err != nil {
-		s.log.Warn("extbot: writing to the program", "err", err)
+		s.log.Warn("extbot: writing to the program", "game", s.index, "err", err)
 	}
 }
 
@@ -334,9 +355,10 @@ func (s *Seat) notify(msg any) {
 // The next game starts it again.
 func (s *Seat) retire(reason string, stuck bool) {
 	s.retired = reason
-	s.retirements.Add(1)
+	s.stats.Retirements++
+	s.stats.TotalRetirements++
 	s.pending = s.pending[:0]
-	s.log.Warn("extbot: retired for the rest of the game", "game", s.games, "reason", reason)
+	s.log.Warn("extbot: retired for the rest of the game", "game", s.index, "reason", reason)
 	if s.c == nil {
 		return
 	}
@@ -417,6 +439,8 @@ func (s *Seat) Reset(seat int, seed uint64) {
 	}
 	s.started, s.ended, s.id, s.strikes, s.retired, s.used, s.seq = false, false, 0, 0, "", 0, 0
 	s.pending = s.pending[:0]
+	s.stats.Fallbacks, s.stats.Retirements = 0, 0
+	s.Number(s.index + 1) // the table numbers it after, if it numbers its games
 }
 
 // Close ends the game, then the program (its input closed; killed if it

@@ -20,6 +20,11 @@ const (
 	DefaultDecision = 5 * time.Second
 	DefaultGame     = 5 * time.Minute
 	DefaultStrikes  = 3
+	// DefaultStartup is the least time a program has to start and answer
+	// start with ready: an interpreter on a loaded machine takes seconds
+	// to start, which must not retire a program that then answers each
+	// decision in milliseconds.
+	DefaultStartup = 10 * time.Second
 )
 
 // Spec is a parsed seat: what to connect to and the options. Its text
@@ -31,8 +36,9 @@ const (
 //	monopyly:[OPTIONS] PATH[#CLASS]  a Monopyly AI: its package directory or .py file, and the class if there are several
 //
 // Options: fallback=BOT (default baseline), decision=DURATION (per
-// decision, default 5s), game=DURATION (thinking time per game, default
-// 5m), strikes=N (failures that retire the program for the game,
+// decision, default 5s), startup=DURATION (to start and answer start
+// with ready, default the larger of 10s and decision), game=DURATION
+// (thinking time per game, default 5m; start-up not counted), strikes=N (failures that retire the program for the game,
 // default 3), log=FILE (append the program's stderr and the seat's
 // warnings there instead of the slog default logger), dir=DIR (exec:
 // and monopyly: run the program there, made if need be, so that
@@ -47,6 +53,7 @@ type Spec struct {
 	Argv     []string      // exec: the command split into words
 	Fallback string        // the bot that answers when the program does not
 	Decision time.Duration // budget per decision
+	Startup  time.Duration // budget of the handshake: start to ready, the program's launch included
 	Game     time.Duration // budget per game
 	Strikes  int           // failures before retirement
 	Log      string        // file for stderr and warnings; "" for the default logger
@@ -69,6 +76,9 @@ func ParseSpec(scheme, arg string) (Spec, error) {
 		}
 		rest = strings.TrimSpace(after)
 	}
+	if s.Startup == 0 {
+		s.Startup = max(DefaultStartup, s.Decision)
+	}
 	if rest == "" {
 		return Spec{}, fmt.Errorf("extbot: %s: no %s given", scheme, map[string]string{"exec": "command", "tcp": "address", "monopyly": "path"}[scheme])
 	}
@@ -88,7 +98,7 @@ func ParseSpec(scheme, arg string) (Spec, error) {
 	return s, nil
 }
 
-var optionKeys = []string{"fallback", "decision", "game", "strikes", "log", "dir", "pkg"}
+var optionKeys = []string{"fallback", "decision", "startup", "game", "strikes", "log", "dir", "pkg"}
 
 func isOption(key string) bool {
 	for _, k := range optionKeys {
@@ -112,14 +122,17 @@ func (s *Spec) set(key, val string) error {
 			return fmt.Errorf("extbot: option fallback: %w", err)
 		}
 		s.Fallback = val
-	case "decision", "game":
+	case "decision", "startup", "game":
 		d, err := time.ParseDuration(val)
 		if err != nil || d <= 0 {
 			return bad("a positive duration such as 500ms or 2s")
 		}
-		if key == "decision" {
+		switch key {
+		case "decision":
 			s.Decision = d
-		} else {
+		case "startup":
+			s.Startup = d
+		default:
 			s.Game = d
 		}
 	case "strikes":

@@ -331,6 +331,7 @@ type showSeat struct {
 	Mortgages                  *float64   `json:"mortgages"`
 	Bankruptcies               *float64   `json:"bankruptcies"`
 	NetWorthMean               *float64   `json:"net_worth_mean"`
+	arena.Faults                          // a program's; absent for bots
 }
 
 func showVariants(s arena.ExperimentSummary) []showVariant {
@@ -338,7 +339,7 @@ func showVariants(s arena.ExperimentSummary) []showVariant {
 	for _, v := range s.Variants {
 		sv := showVariant{Name: v.Name, Games: v.Games, Seats: []showSeat{}}
 		for _, ss := range v.Seats {
-			o := showSeat{Seat: ss.Seat, Bot: ss.Bot, Wins: ss.Wins, WinRate: ss.WinRate, CI95: ss.CI95}
+			o := showSeat{Seat: ss.Seat, Bot: ss.Bot, Wins: ss.Wins, WinRate: ss.WinRate, CI95: ss.CI95, Faults: ss.Faults}
 			if b := ss.Behaviour; b != nil {
 				o.MeanCash, o.MinCash, o.PropertiesBought = &b.MeanCash, &b.MinCash, &b.PropertiesBought
 				o.AuctionBids, o.AuctionsWon = &b.AuctionBids, &b.AuctionsWon
@@ -412,6 +413,9 @@ func printExperiment(w io.Writer, s arena.ExperimentSummary) {
 		}
 		for _, ss := range v.Seats {
 			printMeasures(w, fmt.Sprintf("seat %d %s", ss.Seat, ss.Bot), ss.Measures)
+		}
+		for _, ss := range v.Seats {
+			warnFaults(w, fmt.Sprintf("seat %d %s", ss.Seat, ss.Bot), ss.Faults, float64(ss.Wins))
 		}
 		if len(v.Seats) == 0 || v.Seats[0].Behaviour == nil {
 			continue

@@ -151,9 +151,18 @@ func printSummary(cmd *cobra.Command, s arena.Summary, maxRounds int) {
 	for _, sw := range s.WinRates {
 		nw = nameWidth(nw, sw.Bot)
 	}
-	fmt.Fprintf(w, "\n%-6s %-*s %8s %8s   %s\n", "seat", nw, "bot", "wins", "rate", "95% CI")
+	var faults faultCols
 	for _, sw := range s.WinRates {
-		fmt.Fprintf(w, "%-6d %-*s %8d %7.1f%%   [%.1f%%, %.1f%%]\n", sw.Seat, nw, sw.Bot, sw.Wins, 100*sw.Rate, 100*sw.CI95[0], 100*sw.CI95[1])
+		faults = faults || anyFaults(sw.Faults)
+	}
+	const ciWidth = len("[100.0%, 100.0%]")
+	fmt.Fprintf(w, "\n%-6s %-*s %8s %8s   %s%s\n", "seat", nw, "bot", "wins", "rate", faults.last("95% CI", ciWidth), faults.head())
+	for _, sw := range s.WinRates {
+		ci := fmt.Sprintf("[%.1f%%, %.1f%%]", 100*sw.CI95[0], 100*sw.CI95[1])
+		fmt.Fprintf(w, "%-6d %-*s %8d %7.1f%%   %s%s\n", sw.Seat, nw, sw.Bot, sw.Wins, 100*sw.Rate, faults.last(ci, ciWidth), faults.cells(sw.Faults))
+	}
+	for _, sw := range s.WinRates {
+		warnFaults(w, fmt.Sprintf("seat %d %s", sw.Seat, sw.Bot), sw.Faults, float64(sw.Wins))
 	}
 	if len(s.ByBot) > 1 {
 		names := make([]string, 0, len(s.ByBot))

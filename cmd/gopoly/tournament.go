@@ -26,7 +26,7 @@ import (
 func newTournamentCmd() *cobra.Command {
 	var (
 		games, players, maxRounds, workers, resamples int
-		bots, rulesPath, outDir                       string
+		bots, rulesPath, paramsPath, outDir           string
 		seed                                          uint64
 		asJSON                                        bool
 		lf                                            llmFlags
@@ -44,7 +44,10 @@ each game seats a balanced subset. Game i's seating and seed depend only on
 With --out DIR (new or empty; another process writing it is refused):
 games.jsonl (one line per game), summary.json, and plots of the wins per
 seat and the ratings (winrate.png/.svg, rating.png/.svg). Ctrl-C stops and
-reports the games finished so far (exit 130). A game a bot cannot finish
+reports the games finished so far (exit 130). A program's seat (exec:, tcp:,
+monopyly:) whose fallback bot answered for it, or played on once it was
+retired, has the counts in every output and a warning under the table:
+those wins are not the program's own. A game a bot cannot finish
 (an action the rules refuse: a bug) stops the run too; the games finished
 before it are written and reported, then the error (exit 1).`,
 		Args: cobra.NoArgs,
@@ -53,6 +56,10 @@ before it are written and reported, then the error (exit 1).`,
 				return err
 			}
 			rules, err := loadRules(cmd, rulesPath, &maxRounds)
+			if err != nil {
+				return err
+			}
+			params, err := loadParams(paramsPath)
 			if err != nil {
 				return err
 			}
@@ -76,10 +83,11 @@ before it are written and reported, then the error (exit 1).`,
 				return usageErr(fmt.Errorf("tournament: --bootstrap %d: give 100 to 100000 resamples", resamples))
 			}
 			t, err := arena.NewTournament(arena.TournamentConfig{Rules: rules, Bots: names, Players: players,
-				Games: games, Seed: seed, Workers: workers})
+				Games: games, Seed: seed, Workers: workers, Params: params})
 			if err != nil {
 				return usageErr(err)
 			}
+			warnUnread(cmd.ErrOrStderr(), params, t.Entrants())
 			if t.Workers <= 0 {
 				t.Workers = runtime.GOMAXPROCS(0)
 			}
@@ -172,6 +180,7 @@ before it are written and reported, then the error (exit 1).`,
 	f.Uint64Var(&seed, "seed", 1, "run seed: seatings, games and the bootstrap")
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game, a tie is shared (0: none)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
+	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats (all:), values or {mean, std}")
 	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
 	f.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples for the rating intervals")
 	f.StringVar(&outDir, "out", "", "directory for games.jsonl, summary.json and the plots")
@@ -293,17 +302,24 @@ func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary
 		return 0
 	})
 	width := len("bot")
+	var faults faultCols
 	for _, b := range bots {
 		width = max(width, len(b.Name))
+		faults = faults || anyFaults(b.Faults)
 	}
-	fmt.Fprintf(w, "\n%4s  %-*s %7s %9s  %-24s %8s %9s  %s\n", "rank", width, "bot", "seats", "wins", "win share (95% CI)", "parity", "per seat", "rating (95% CI)")
+	const ratingWidth = len("1500 [1400, 1600] ")
+	fmt.Fprintf(w, "\n%4s  %-*s %7s %9s  %-24s %8s %9s  %s%s\n", "rank", width, "bot", "seats", "wins", "win share (95% CI)", "parity", "per seat",
+		faults.last("rating (95% CI)", ratingWidth), faults.head())
 	for i, b := range bots {
-		fmt.Fprintf(w, "%4d  %-*s %7d %9.1f  %5.1f%% [%5.1f%%, %5.1f%%]  %7.1f%% %8.1f%%  %4.0f [%.0f, %.0f]\n",
+		fmt.Fprintf(w, "%4d  %-*s %7d %9.1f  %5.1f%% [%5.1f%%, %5.1f%%]  %7.1f%% %8.1f%%  %s%s\n",
 			i+1, width, b.Name, b.SeatsPlayed, b.Wins, 100*b.WinShare, 100*b.CI95[0], 100*b.CI95[1],
-			100*b.Parity, 100*b.PerSeat, b.Rating, b.RatingCI95[0], b.RatingCI95[1])
+			100*b.Parity, 100*b.PerSeat, faults.last(fmt.Sprintf("%4.0f [%.0f, %.0f]", b.Rating, b.RatingCI95[0], b.RatingCI95[1]), ratingWidth), faults.cells(b.Faults))
 	}
 	for _, b := range bots {
 		printMeasures(w, b.Name, b.Measures)
+	}
+	for _, b := range bots {
+		warnFaults(w, b.Name, b.Faults, b.Wins)
 	}
 	fmt.Fprintf(w, "\nwin share: of all games, draws shared; parity: the share if all bots were equal; per seat: wins per seat played (parity %.1f%%);\nrating: Elo scale, mean %d, from a multinomial-logit fit of the winners, %d bootstrap resamples.\n",
 		100/float64(s.Players), arena.EloMean, s.Resamples)
