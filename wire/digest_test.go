@@ -25,12 +25,12 @@ var perft = []struct {
 	events    int
 	digest    string
 }{
-	{"default", 4, 1, "baseline", 698, 1457, "949310ebcb45bd2bf30a21b5ee99dbc0f1849a10cddf099cb0b2afd7593852a4"},
-	{"default", 4, 2, "baseline", 737, 1544, "a173ce247b947461dc9ca6ec54d5e0d6693d7258d507c70a4bb6a54a521b756f"},
-	{"default", 2, 3, "baseline", 535, 1062, "a7d40ef2ca8cbc42ea8853cdf6c76e1e511eef345e12eec7505778d5ef72f7c7"},
-	{"sealed", 4, 4, "baseline", 505, 1019, "5b8fab703375fdfdc5f722ae23722171bdce3cd414bfdb39e6323bae579463aa"},
-	{"counters", 3, 5, "baseline", 603, 1240, "ee7f17e9b4d9d6d91197fee8f775706e90889cbafcdceb38f2b5e2ab1b2a5961"},
-	{"jackpot", 4, 6, "baseline", 659, 1462, "2a2e81c24485a3f57798be15c2087fa703646ba908f77647eada73a19902534e"},
+	{"default", 4, 1, "baseline", 1009, 2129, "3acc83f45c71c437ac20cf63537b332aa6ec0ab8599918ba7e72b1b6bfcf96e1"},
+	{"default", 4, 2, "baseline", 801, 1496, "83054ba3cf24cf9a9ad5a78a69d176a7253c64aa31ce689d6013ccf6a3eb668a"},
+	{"default", 2, 3, "baseline", 548, 1078, "7b78ba6862232bdfc6e9a72991b74e7b77428f10f2e4c2840575df468cdbefbb"},
+	{"sealed", 4, 4, "baseline", 976, 2046, "d8afd46f5af4bfe54bfceef3e7b009abb6b64eef9fdd6402a9adf2b669738540"},
+	{"counters", 3, 5, "baseline", 596, 1184, "8707a44a7db83427d2b7f1e85e5c05f7783487fc8392da4e3507e2eede3babe5"},
+	{"jackpot", 4, 6, "baseline", 605, 1425, "745aaedbd6c752c868f98a93fcdb1d258e1748b2cfa79c0e61a1d1ac7bd1d55e"},
 	{"default", 3, 1, "random", 735, 1282, "3e341550b457d12f1a940dff5994886d0887bee47336a2ec6a17b126c3fe0492"},
 	{"sealed", 4, 2, "random", 2611, 4826, "ceb645d61e31a7c97634066e4d03fcd2f2f3f27ae38709caaf5182260babd626"},
 	{"counters", 2, 3, "random", 814, 1440, "5fa6d2eab7011a364920646f4e3b56fd5d0f6174da24098c7709dcaa79be1b39"},
