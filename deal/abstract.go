@@ -117,30 +117,40 @@ func (m Mask) String() string {
 	return strings.Join(parts, ",")
 }
 
-// InfoSet is the information-set key of the intent abstraction: the
-// acting player, the streak index and the set of available abstract
-// actions. Nothing else about the game enters it.
+// InfoSet is an information-set key. Under the paper's intent
+// abstraction it is the acting player, the streak index and the set of
+// available abstract actions, and nothing else about the game enters it;
+// the Situation abstraction adds Feature, its bucketed facts.
 type InfoSet struct {
-	Player uint8
-	Streak uint8
-	Mask   Mask
+	Player  uint8
+	Streak  uint8
+	Mask    Mask
+	Abs     Abstraction
+	Feature uint16 // the Situation facts (0 under Intent)
 }
 
-// AbstractionName is the abstraction's name in checkpoints and keys.
-const AbstractionName = "IntentStateAbstraction"
-
-// String renders the key as "player@IntentStateAbstraction@streak:actions".
+// String renders the key as "player@IntentStateAbstraction@streak:actions",
+// or for the Situation abstraction
+// "player@IntentSituationAbstraction@streak:actions@fact=bucket,...".
 func (is InfoSet) String() string {
-	return fmt.Sprintf("%d@%s@%d:%s", is.Player, AbstractionName, is.Streak, is.Mask)
+	s := fmt.Sprintf("%d@%s@%d:%s", is.Player, is.Abs, is.Streak, is.Mask)
+	if is.Abs == Situation {
+		s += "@" + featureString(is.Mask, is.Feature)
+	}
+	return s
 }
 
 // ParseInfoSet reads a key written by InfoSet.String.
 func ParseInfoSet(s string) (InfoSet, error) {
 	parts := strings.Split(s, "@")
-	if len(parts) != 3 || parts[1] != AbstractionName {
-		return InfoSet{}, fmt.Errorf("deal: bad information-set key %q (want player@%s@streak:actions)", s, AbstractionName)
-	}
 	var is InfoSet
+	switch {
+	case len(parts) == 3 && parts[1] == AbstractionName:
+	case len(parts) == 4 && parts[1] == SituationAbstractionName:
+		is.Abs = Situation
+	default:
+		return InfoSet{}, fmt.Errorf("deal: bad information-set key %q (want player@%s@streak:actions or player@%s@streak:actions@facts)", s, AbstractionName, SituationAbstractionName)
+	}
 	switch parts[0] {
 	case "0", "1":
 		is.Player = parts[0][0] - '0'
@@ -161,6 +171,13 @@ func ParseInfoSet(s string) (InfoSet, error) {
 	}
 	if maskIndex[is.Mask] < 0 {
 		return InfoSet{}, fmt.Errorf("deal: bad information-set key %q: impossible action set", s)
+	}
+	if is.Abs == Situation {
+		f, err := parseFeature(is.Mask, parts[3])
+		if err != nil {
+			return InfoSet{}, fmt.Errorf("deal: bad information-set key %q: %v", s, err)
+		}
+		is.Feature = f
 	}
 	return is, nil
 }

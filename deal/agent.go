@@ -1,22 +1,40 @@
 package deal
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 )
 
 // Agent chooses an abstract action at an information set. Agents see only
-// the key (acting player, streak index, available actions), the same
+// the key of their seat's abstraction (acting player, streak index,
+// available actions, and under Situation a few bucketed facts), the same
 // information the learner has; a Resolver then picks the card.
 type Agent interface {
 	Choose(is InfoSet, rng *rand.PCG) Abstract
 }
 
-// Seat is an agent with the resolver it plays through.
+// Seat is an agent with the resolver it plays through and the
+// abstraction its keys are made with (the zero value: Intent).
 type Seat struct {
-	Agent    Agent
-	Resolver Resolver
+	Agent       Agent
+	Resolver    Resolver
+	Abstraction Abstraction
+}
+
+// Decide asks the seat's agent for its move in g, the seat being the
+// player to act: the key it saw, its abstract choice and the card the
+// resolver picked for it. An agent choosing an action that is not
+// available is an error.
+func (s *Seat) Decide(g *Game, rng *rand.PCG) (InfoSet, Abstract, Action, error) {
+	is := g.Key(s.Abstraction)
+	ab := s.Agent.Choose(is, rng)
+	a, ok := g.Resolve(ab, s.Resolver)
+	if !ok {
+		return is, ab, a, fmt.Errorf("deal: the agent chose %s, which it cannot play", ab)
+	}
+	return is, ab, a, nil
 }
 
 // intn returns a uniform number in [0, n).
@@ -122,12 +140,9 @@ func (ra *RiskAware) Probabilities(m Mask) [NumAbstract]float64 {
 // random choices from rng, and returns the result. It does not allocate.
 func PlayOut(g *Game, seats *[2]Seat, rng *rand.PCG) Result {
 	for g.phase != PhaseOver {
-		is := g.InfoSet()
-		s := &seats[is.Player]
-		ab := s.Agent.Choose(is, rng)
-		a, ok := g.Resolve(ab, s.Resolver)
-		if !ok {
-			panic("deal: agent chose an unavailable action " + ab.String())
+		_, _, a, err := seats[g.ToAct()].Decide(g, rng)
+		if err != nil {
+			panic(err)
 		}
 		g.apply(a)
 	}

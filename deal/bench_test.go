@@ -51,8 +51,19 @@ func BenchmarkDecision(b *testing.B) {
 
 // BenchmarkTrainingGame runs one training game with the paper's settings
 // (20 rollouts per action) on tables trained for 50 games.
-func BenchmarkTrainingGame(b *testing.B) {
-	tr, err := NewTrainer(Paper(), DefaultParams())
+func BenchmarkTrainingGame(b *testing.B) { benchmarkTrainingGame(b, DefaultParams()) }
+
+// BenchmarkTrainingGameSituation is BenchmarkTrainingGame under the
+// Situation abstraction and the smart resolver (the bundled policy's
+// settings): every simulated decision also computes the key's facts.
+func BenchmarkTrainingGameSituation(b *testing.B) {
+	p := DefaultParams()
+	p.Abstraction, p.Resolver = Situation, Smart
+	benchmarkTrainingGame(b, p)
+}
+
+func benchmarkTrainingGame(b *testing.B, p Params) {
+	tr, err := NewTrainer(Paper(), p)
 	if err != nil {
 		b.Fatal(err)
 	}

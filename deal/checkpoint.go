@@ -21,8 +21,9 @@ import (
 const CheckpointFormat = "gopoly-deal-checkpoint/1"
 
 // checkpointJSON is the human-readable learner state. Keys are
-// "player@IntentStateAbstraction@streak:Action,Action,..."; every vector
-// has one entry per abstract action, in index order.
+// "player@IntentStateAbstraction@streak:Action,Action,..." (with
+// "@fact=bucket,..." after them under the Situation abstraction); every
+// vector has one entry per abstract action, in index order.
 type checkpointJSON struct {
 	Format        string                           `json:"format"`
 	GameConfig    Config                           `json:"game_config"`
@@ -69,7 +70,7 @@ func (t *Trainer) MarshalCheckpoint() ([]byte, error) {
 	ck := checkpointJSON{
 		Format:      CheckpointFormat,
 		GameConfig:  t.rules.Config(),
-		Abstraction: AbstractionName,
+		Abstraction: t.params.Abstraction.String(),
 		Resolver:    t.params.Resolver.String(),
 		Actions:     abstractNames[:],
 		Training: trainingJSON{
@@ -159,8 +160,9 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	if ck.Format != CheckpointFormat {
 		return nil, bad("format", "want %q, got %q", CheckpointFormat, ck.Format)
 	}
-	if ck.Abstraction != AbstractionName {
-		return nil, bad("abstraction_cls", "want %q, got %q", AbstractionName, ck.Abstraction)
+	abs, err := ParseAbstraction(ck.Abstraction)
+	if err != nil || ck.Abstraction != abs.String() {
+		return nil, bad("abstraction_cls", "want %q or %q, got %q", AbstractionName, SituationAbstractionName, ck.Abstraction)
 	}
 	res, err := ParseResolver(ck.Resolver)
 	if err != nil {
@@ -183,7 +185,7 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		return nil, bad("game_config", "%v", err)
 	}
 	tr := ck.Training
-	p := Params{Sims: tr.SimsPerAction, Epsilon: tr.Epsilon, Buffer: tr.BufferSize, Seed: tr.Seed, RealHand: tr.RealHandRollouts, Resolver: res, Batch: tr.Batch}
+	p := Params{Sims: tr.SimsPerAction, Epsilon: tr.Epsilon, Buffer: tr.BufferSize, Seed: tr.Seed, RealHand: tr.RealHandRollouts, Resolver: res, Batch: tr.Batch, Abstraction: abs}
 	if err := p.validate(); err != nil {
 		return nil, bad("training", "%v", err)
 	}
@@ -196,11 +198,14 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 	if ck.PolicyManager.BufferSize != tr.BufferSize {
 		return nil, bad("policy_manager.buffer_size", "%d differs from training.buffer_size %d", ck.PolicyManager.BufferSize, tr.BufferSize)
 	}
-	tab := NewTables(rules.PlaysPerStreak(), tr.BufferSize)
+	tab := NewTablesOf(abs, rules.PlaysPerStreak(), tr.BufferSize)
 	slotOf := func(field, key string) (int, InfoSet, error) {
 		is, err := ParseInfoSet(key)
 		if err != nil {
 			return 0, is, bad(field, "%v", err)
+		}
+		if is.Abs != abs {
+			return 0, is, bad(field, "a key of %s in a checkpoint of %s", is.Abs, abs)
 		}
 		if int(is.Streak) >= rules.PlaysPerStreak() {
 			return 0, is, bad(field, "streak index %d with %d plays per streak", is.Streak, rules.PlaysPerStreak())
@@ -235,7 +240,9 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 				return nil, bad(field, "need 1..%d policies, got %d", tr.BufferSize, len(rows))
 			}
 			for i, row := range rows {
-				f := fmt.Sprintf("%s[%d]", field, i)
+				// Without fmt: a Situation checkpoint has tens of
+				// thousands of rows.
+				f := field + "[" + strconv.Itoa(i) + "]"
 				if len(row) != NumAbstract {
 					return nil, bad(f, "need %d probabilities, got %d", NumAbstract, len(row))
 				}

@@ -113,6 +113,7 @@ type Game struct {
 	deckN   uint8
 	handN   [2]uint8
 	bankN   [2]uint8
+	bankV   [2]uint16 // cash value of the bank, kept with it: the Situation key reads it at every simulated decision
 	propN   [2]uint8
 	sets    [2]uint8
 	turn    uint16
@@ -234,13 +235,7 @@ func (g *Game) HandSize(p int) int { return int(g.handN[p]) }
 func (g *Game) Bank(p int, c Card) int { return int(g.bank[p][c]) }
 
 // BankValue returns the total cash value of player p's bank.
-func (g *Game) BankValue(p int) int {
-	v := 0
-	for k := 0; k < int(g.r.nKinds); k++ {
-		v += int(g.bank[p][k]) * int(g.r.value[k])
-	}
-	return v
-}
+func (g *Game) BankValue(p int) int { return int(g.bankV[p]) }
 
 // Properties returns how many properties of colour i player p owns in its
 // property area.
@@ -433,6 +428,7 @@ func (g *Game) apply(a Action) {
 			case ClassCash:
 				g.bank[p][k]++
 				g.bankN[p]++
+				g.bankV[p] += uint16(r.value[k])
 			case ClassProperty:
 				c := r.colour[k]
 				g.props[p][c]++
@@ -469,8 +465,10 @@ func (g *Game) apply(a Action) {
 		k := a.Card
 		g.bank[q][k]--
 		g.bankN[q]--
+		g.bankV[q] -= uint16(r.value[k])
 		g.bank[renter][k]++
 		g.bankN[renter]++
+		g.bankV[renter] += uint16(r.value[k])
 		g.respPaid += uint16(r.value[k])
 	case OpPayProperty:
 		k := a.Card
@@ -482,6 +480,7 @@ func (g *Game) apply(a Action) {
 		g.propN[q]--
 		g.bank[renter][k]++
 		g.bankN[renter]++
+		g.bankV[renter] += uint16(r.value[k])
 		g.respPaid += uint16(r.value[k])
 	case OpJustSayNo:
 		g.hand[q][r.jsn]--
@@ -560,10 +559,11 @@ func (g *Game) ResampleHidden(p int) {
 func (g *Game) recount() {
 	r := g.r
 	for p := 0; p < 2; p++ {
-		g.handN[p], g.bankN[p], g.propN[p], g.sets[p] = 0, 0, 0, 0
+		g.handN[p], g.bankN[p], g.bankV[p], g.propN[p], g.sets[p] = 0, 0, 0, 0, 0
 		for k := 0; k < int(r.nKinds); k++ {
 			g.handN[p] += g.hand[p][k]
 			g.bankN[p] += g.bank[p][k]
+			g.bankV[p] += uint16(g.bank[p][k]) * uint16(r.value[k])
 		}
 		for c := 0; c < int(r.nColours); c++ {
 			g.propN[p] += g.props[p][c]

@@ -83,11 +83,12 @@ func checkConservation(t *testing.T, g *Game) {
 		n[k]++
 	}
 	for p := 0; p < 2; p++ {
-		hn, bn, pn, sets := 0, 0, 0, 0
+		hn, bn, bv, pn, sets := 0, 0, 0, 0, 0
 		for k := 0; k < r.Kinds(); k++ {
 			n[k] += int(g.hand[p][k]) + int(g.bank[p][k])
 			hn += int(g.hand[p][k])
 			bn += int(g.bank[p][k])
+			bv += int(g.bank[p][k]) * r.Value(Card(k))
 			if g.bank[p][k] > 0 && r.class[k] != ClassCash && r.class[k] != ClassProperty {
 				t.Fatalf("%s in a bank", r.CardName(Card(k)))
 			}
@@ -99,8 +100,8 @@ func checkConservation(t *testing.T, g *Game) {
 				sets++
 			}
 		}
-		if hn != int(g.handN[p]) || bn != int(g.bankN[p]) || pn != int(g.propN[p]) || sets != int(g.sets[p]) {
-			t.Fatalf("player %d totals: hand %d/%d bank %d/%d props %d/%d sets %d/%d", p, hn, g.handN[p], bn, g.bankN[p], pn, g.propN[p], sets, g.sets[p])
+		if hn != int(g.handN[p]) || bn != int(g.bankN[p]) || bv != g.BankValue(p) || pn != int(g.propN[p]) || sets != int(g.sets[p]) {
+			t.Fatalf("player %d totals: hand %d/%d bank %d/%d worth %d/%d props %d/%d sets %d/%d", p, hn, g.handN[p], bn, g.bankN[p], bv, g.BankValue(p), pn, g.propN[p], sets, g.sets[p])
 		}
 	}
 	for k := 0; k < r.Kinds(); k++ {

@@ -7,25 +7,57 @@ import (
 // Policy is a trained agent: the average policy of every key, played by
 // argmax. It is read-only and safe for concurrent use.
 type Policy struct {
-	streaks  int
+	keys     keyspace
+	slotOf   []int32 // key number → row of avg, -1 for a key never updated
 	avg      [][NumAbstract]float64
-	seen     []bool
+	intent   [][NumAbstract]float64 // by intent key: the fallback of unmet Situation keys
+	intentOK []bool
 	resolver Resolver
 }
 
 // NewPolicy snapshots the average policies of the tables. An empty table
 // gives the untrained agent: every key uniform, so it plays a random card
 // and never passes while it holds a playable card.
+//
+// Under the Situation abstraction a key never updated in training plays
+// the visit-weighted mean of the average policies of the keys that share
+// its intent key (the same player, streak index and actions): what the
+// agent does in similar positions, rather than a random card.
 func NewPolicy(t *Tables, res Resolver) *Policy {
-	p := &Policy{
-		streaks:  t.streaks,
-		avg:      make([][NumAbstract]float64, t.Slots()),
-		seen:     make([]bool, t.Slots()),
-		resolver: res,
+	p := &Policy{keys: t.keyspace, slotOf: make([]int32, len(t.slotOf)), resolver: res}
+	for k := range p.slotOf {
+		p.slotOf[k] = -1
 	}
-	for s := range p.avg {
-		p.avg[s] = *t.Average(s)
-		p.seen[s] = t.HasPolicy(s)
+	for _, s := range t.slotOf {
+		if s >= 0 && t.HasPolicy(int(s)) {
+			p.slotOf[t.keyOf[s]] = int32(len(p.avg))
+			p.avg = append(p.avg, *t.Average(int(s)))
+		}
+	}
+	if t.abs != Intent {
+		n := len(t.slotOf) / t.space
+		p.intent = make([][NumAbstract]float64, n)
+		p.intentOK = make([]bool, n)
+		weight := make([]float64, n)
+		for _, s := range t.Visited() {
+			if !t.HasPolicy(s) {
+				continue
+			}
+			i := int(t.keyOf[s]) / t.space
+			w := float64(t.visits[s])
+			for a, x := range t.Average(s) {
+				p.intent[i][a] += w * x
+			}
+			weight[i] += w
+		}
+		for i, w := range weight {
+			if w > 0 {
+				for a := range p.intent[i] {
+					p.intent[i][a] /= w
+				}
+				p.intentOK[i] = true
+			}
+		}
 	}
 	return p
 }
@@ -33,18 +65,25 @@ func NewPolicy(t *Tables, res Resolver) *Policy {
 // Resolver is the resolver the policy was trained with.
 func (p *Policy) Resolver() Resolver { return p.resolver }
 
-// Seat returns the policy with its resolver, ready to play.
-func (p *Policy) Seat() Seat { return Seat{Agent: p, Resolver: p.resolver} }
+// Abstraction is the abstraction the policy was trained with.
+func (p *Policy) Abstraction() Abstraction { return p.keys.abs }
 
-func (p *Policy) slot(is InfoSet) int {
-	return (int(is.Player)*p.streaks+int(is.Streak))*masksPerKey + int(maskIndex[is.Mask])
-}
+// Seat returns the policy with its resolver and abstraction, ready to
+// play.
+func (p *Policy) Seat() Seat { return Seat{Agent: p, Resolver: p.resolver, Abstraction: p.keys.abs} }
 
-// Probabilities returns the average policy at a key and whether the key
-// was ever updated in training (if not, it is uniform).
+// Probabilities returns the average policy at a key and whether training
+// gave it one (if not, it is uniform). An unmet Situation key answers
+// with its intent key's mean, if that was met.
 func (p *Policy) Probabilities(is InfoSet) ([NumAbstract]float64, bool) {
-	s := p.slot(is)
-	return p.avg[s], p.seen[s]
+	k := p.keys.keyNumber(is)
+	if r := p.slotOf[k]; r >= 0 {
+		return p.avg[r], true
+	}
+	if i := k / p.keys.space; p.intentOK != nil && p.intentOK[i] {
+		return p.intent[i], true
+	}
+	return uniformOf[maskIndex[is.Mask]], false
 }
 
 // Choose plays the most probable action. Ties between some actions are
@@ -52,8 +91,7 @@ func (p *Policy) Probabilities(is InfoSet) ([NumAbstract]float64, bool) {
 // unseen key) it plays a random card play, never Pass or Yield.
 func (p *Policy) Choose(is InfoSet, rng *rand.PCG) Abstract {
 	m := is.Mask
-	s := p.slot(is)
-	avg := &p.avg[s]
+	avg, _ := p.Probabilities(is)
 	best := -1.0
 	var top Mask
 	for x := m; x != 0; x &= x - 1 {

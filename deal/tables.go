@@ -13,11 +13,17 @@ const Discount = 0.99
 // Tables is the learner's state: for every information-set key, the
 // discounted regret sums and counts per abstract action, the rolling
 // buffer of recent policies (whose mean is the average policy), the
-// number of policy updates and the counterfactual-reach counter. Keys are
-// dense slots, so copying a Tables is a handful of slice copies.
+// number of policy updates and the counterfactual-reach counter. A key
+// gets a dense slot the first time it is updated (the paper's 288 intent
+// keys have theirs from the start, in key order), so copying a Tables is
+// a handful of slice copies sized by the keys met, not by the keys that
+// could exist.
 type Tables struct {
-	streaks int
-	buffer  int
+	keyspace
+	buffer int
+
+	slotOf []int32 // key number (see keyNumber) → slot, -1 for none yet
+	keyOf  []int32 // slot → key number
 
 	regretSum []float64 // slot*NumAbstract + action
 	regretN   []int64   // slot*NumAbstract + action
@@ -28,6 +34,13 @@ type Tables struct {
 	updates   []int64 // policy updates (buffer appends)
 	visits    []int64 // regret updates
 	reach     []float64
+
+	// version counts the changes of the tables. Tables made by CopyFrom
+	// list in changed the slots updated since, so that revert copies back
+	// those alone.
+	version uint64
+	copied  bool
+	changed []int32
 }
 
 // uniformOf[i] is the uniform policy over the i-th possible action set.
@@ -44,61 +57,160 @@ func init() {
 	}
 }
 
-// NewTables returns empty tables for games with the given plays per
-// streak and a policy buffer of the given size.
+// NewTables returns empty tables of the paper's intent abstraction for
+// games with the given plays per streak and a policy buffer of the given
+// size.
 func NewTables(playsPerStreak, buffer int) *Tables {
-	n := 2 * playsPerStreak * masksPerKey
-	return &Tables{
-		streaks:   playsPerStreak,
-		buffer:    buffer,
-		regretSum: make([]float64, n*NumAbstract),
-		regretN:   make([]int64, n*NumAbstract),
-		buf:       make([]float64, n*buffer*NumAbstract),
-		bufLen:    make([]int32, n),
-		bufHead:   make([]int32, n),
-		avg:       make([]float64, n*NumAbstract),
-		updates:   make([]int64, n),
-		visits:    make([]int64, n),
-		reach:     make([]float64, n),
-	}
+	return NewTablesOf(Intent, playsPerStreak, buffer)
 }
 
-// Slots is the number of possible keys (288 for the paper's game).
-func (t *Tables) Slots() int { return len(t.bufLen) }
+// NewTablesOf returns empty tables keyed by abstraction a.
+func NewTablesOf(a Abstraction, playsPerStreak, buffer int) *Tables {
+	t := &Tables{keyspace: keyspace{abs: a, streaks: playsPerStreak, space: a.featureSpace()}, buffer: buffer}
+	t.slotOf = make([]int32, t.keys())
+	for i := range t.slotOf {
+		t.slotOf[i] = -1
+	}
+	if a == Intent {
+		for k := range t.slotOf {
+			t.alloc(k)
+		}
+	}
+	return t
+}
+
+// Abstraction is the abstraction the tables are keyed by.
+func (t *Tables) Abstraction() Abstraction { return t.abs }
+
+// Slots is the number of keys with a slot (all 288 of the paper's game
+// under the intent abstraction).
+func (t *Tables) Slots() int { return len(t.keyOf) }
 
 // BufferSize is the policy buffer's capacity.
 func (t *Tables) BufferSize() int { return t.buffer }
 
-// CopyFrom makes t an exact copy of src (same shape) without allocating.
+// alloc gives key number k the next slot, zeroed.
+func (t *Tables) alloc(k int) int {
+	s := len(t.keyOf)
+	t.version++
+	t.slotOf[k] = int32(s)
+	t.keyOf = append(t.keyOf, int32(k))
+	var zero [NumAbstract]float64
+	t.regretSum = append(t.regretSum, zero[:]...)
+	t.regretN = append(t.regretN, make([]int64, NumAbstract)...)
+	for range t.buffer {
+		t.buf = append(t.buf, zero[:]...)
+	}
+	t.bufLen = append(t.bufLen, 0)
+	t.bufHead = append(t.bufHead, 0)
+	t.avg = append(t.avg, zero[:]...)
+	t.updates = append(t.updates, 0)
+	t.visits = append(t.visits, 0)
+	t.reach = append(t.reach, 0)
+	return s
+}
+
+// CopyFrom makes t an exact copy of src (same abstraction and shape),
+// reusing t's memory.
 func (t *Tables) CopyFrom(src *Tables) {
-	copy(t.regretSum, src.regretSum)
-	copy(t.regretN, src.regretN)
-	copy(t.buf, src.buf)
-	copy(t.bufLen, src.bufLen)
-	copy(t.bufHead, src.bufHead)
-	copy(t.avg, src.avg)
-	copy(t.updates, src.updates)
-	copy(t.visits, src.visits)
-	copy(t.reach, src.reach)
+	t.keyspace, t.buffer = src.keyspace, src.buffer
+	t.slotOf = append(t.slotOf[:0], src.slotOf...)
+	t.keyOf = append(t.keyOf[:0], src.keyOf...)
+	t.regretSum = append(t.regretSum[:0], src.regretSum...)
+	t.regretN = append(t.regretN[:0], src.regretN...)
+	t.buf = append(t.buf[:0], src.buf...)
+	t.bufLen = append(t.bufLen[:0], src.bufLen...)
+	t.bufHead = append(t.bufHead[:0], src.bufHead...)
+	t.avg = append(t.avg[:0], src.avg...)
+	t.updates = append(t.updates[:0], src.updates...)
+	t.visits = append(t.visits[:0], src.visits...)
+	t.reach = append(t.reach[:0], src.reach...)
+	t.version = src.version
+	t.copied = true
+	t.changed = t.changed[:0]
+}
+
+// revert makes t an exact copy of src again, t having been copied from
+// src (CopyFrom) and src not having changed since; only the slots t
+// updated since are copied, and the keys t met are forgotten.
+func (t *Tables) revert(src *Tables) {
+	const n = NumAbstract
+	for _, s := range t.changed {
+		if int(s) >= src.Slots() {
+			continue
+		}
+		copy(t.regretSum[s*n:(s+1)*n], src.regretSum[s*n:])
+		copy(t.regretN[s*n:(s+1)*n], src.regretN[s*n:])
+		b := int(s) * t.buffer * n
+		copy(t.buf[b:b+t.buffer*n], src.buf[b:])
+		copy(t.avg[s*n:(s+1)*n], src.avg[s*n:])
+		t.bufLen[s], t.bufHead[s] = src.bufLen[s], src.bufHead[s]
+		t.updates[s], t.visits[s], t.reach[s] = src.updates[s], src.visits[s], src.reach[s]
+	}
+	t.changed = t.changed[:0]
+	m := src.Slots()
+	for _, k := range t.keyOf[m:] {
+		t.slotOf[k] = -1
+	}
+	t.keyOf = t.keyOf[:m]
+	t.regretSum, t.regretN = t.regretSum[:m*n], t.regretN[:m*n]
+	t.buf, t.avg = t.buf[:m*t.buffer*n], t.avg[:m*n]
+	t.bufLen, t.bufHead = t.bufLen[:m], t.bufHead[:m]
+	t.updates, t.visits, t.reach = t.updates[:m], t.visits[:m], t.reach[:m]
+	t.version = src.version
 }
 
 // Clone returns an independent copy.
 func (t *Tables) Clone() *Tables {
-	c := NewTables(t.streaks, t.buffer)
+	c := &Tables{}
 	c.CopyFrom(t)
 	return c
 }
 
-// Slot returns the dense index of a key.
-func (t *Tables) Slot(is InfoSet) int {
-	return (int(is.Player)*t.streaks+int(is.Streak))*masksPerKey + int(maskIndex[is.Mask])
+// keyspace numbers the keys of an abstraction densely.
+type keyspace struct {
+	abs     Abstraction
+	streaks int
+	space   int // feature values per intent key
 }
 
-// Key returns the key of a slot.
-func (t *Tables) Key(slot int) InfoSet {
-	ps := slot / masksPerKey
-	return InfoSet{Player: uint8(ps / t.streaks), Streak: uint8(ps % t.streaks), Mask: maskOfIndex[slot%masksPerKey]}
+// keyNumber is the intent key's number in the paper's order, times the
+// feature values, plus the feature.
+func (t keyspace) keyNumber(is InfoSet) int {
+	return ((int(is.Player)*t.streaks+int(is.Streak))*masksPerKey+int(maskIndex[is.Mask]))*t.space + int(is.Feature)
 }
+
+// keys is the number of keys.
+func (t keyspace) keys() int { return 2 * t.streaks * masksPerKey * t.space }
+
+// keyOfNumber inverts keyNumber.
+func (t keyspace) keyOfNumber(k int) InfoSet {
+	f := k % t.space
+	k /= t.space
+	ps := k / masksPerKey
+	return InfoSet{Player: uint8(ps / t.streaks), Streak: uint8(ps % t.streaks), Mask: maskOfIndex[k%masksPerKey], Abs: t.abs, Feature: uint16(f)}
+}
+
+// Slot returns the dense index of a key, giving it one if it has none.
+func (t *Tables) Slot(is InfoSet) int { return t.slotFor(t.keyNumber(is)) }
+
+// slotFor returns the slot of key number k, giving it one if it has none.
+func (t *Tables) slotFor(k int) int {
+	if s := t.slotOf[k]; s >= 0 {
+		return int(s)
+	}
+	return t.alloc(k)
+}
+
+// find returns the slot of key number k, or -1: the read-only lookup of
+// rollouts, which must not grow the tables.
+func (t *Tables) find(k int) int { return int(t.slotOf[k]) }
+
+// Key returns the key of a slot.
+func (t *Tables) Key(slot int) InfoSet { return t.keyOfNumber(int(t.keyOf[slot])) }
+
+// maskSlot is the index of a slot's action set among the possible ones.
+func (t *Tables) maskSlot(slot int) int { return int(t.keyOf[slot]) / t.space % masksPerKey }
 
 func vec(s []float64, i int) *[NumAbstract]float64 {
 	return (*[NumAbstract]float64)(s[i*NumAbstract : (i+1)*NumAbstract])
@@ -109,7 +221,7 @@ func vec(s []float64, i int) *[NumAbstract]float64 {
 func (t *Tables) Latest(slot int) *[NumAbstract]float64 {
 	n := int(t.bufLen[slot])
 	if n == 0 {
-		return &uniformOf[slot%masksPerKey]
+		return &uniformOf[t.maskSlot(slot)]
 	}
 	i := (int(t.bufHead[slot]) + t.buffer - 1) % t.buffer
 	return vec(t.buf, slot*t.buffer+i)
@@ -119,7 +231,7 @@ func (t *Tables) Latest(slot int) *[NumAbstract]float64 {
 // policy when the buffer is empty.
 func (t *Tables) Average(slot int) *[NumAbstract]float64 {
 	if t.bufLen[slot] == 0 {
-		return &uniformOf[slot%masksPerKey]
+		return &uniformOf[t.maskSlot(slot)]
 	}
 	return vec(t.avg, slot)
 }
@@ -157,7 +269,11 @@ func (t *Tables) Buffer(slot int) [][NumAbstract]float64 {
 // with the clamps and, if some action has positive weight, push the
 // normalised policy into the buffer.
 func (t *Tables) Update(slot int, regret *[NumAbstract]float64, reach float64) {
-	m := maskOfIndex[slot%masksPerKey]
+	m := maskOfIndex[t.maskSlot(slot)]
+	t.version++
+	if t.copied {
+		t.changed = append(t.changed, int32(slot))
+	}
 	t.visits[slot]++
 	t.reach[slot] += reach
 	sum := vec(t.regretSum, slot)
@@ -222,12 +338,14 @@ func (t *Tables) refreshAverage(slot int) {
 	}
 }
 
-// Visited lists the slots with at least one regret update.
+// Visited lists the slots with at least one regret update, in key order
+// (not the order the keys were met), so sums over them do not depend on
+// whether the tables were trained or loaded.
 func (t *Tables) Visited() []int {
 	var out []int
-	for s, v := range t.visits {
-		if v > 0 {
-			out = append(out, s)
+	for _, s := range t.slotOf {
+		if s >= 0 && t.visits[s] > 0 {
+			out = append(out, int(s))
 		}
 	}
 	return out
@@ -238,7 +356,7 @@ func (t *Tables) Visited() []int {
 func (t *Tables) MaxExpectedRegret() float64 {
 	num, den := 0.0, 0.0
 	for _, s := range t.Visited() {
-		m := maskOfIndex[s%masksPerKey]
+		m := maskOfIndex[t.maskSlot(s)]
 		best := math.Inf(-1)
 		for _, a := range m.Actions() {
 			sum, n := t.Regret(s, a)

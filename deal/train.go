@@ -61,6 +61,8 @@ type Params struct {
 	RealHand bool     // rollouts see the opponent's real hand (paper); false resamples it
 	Resolver Resolver // the learner's resolver (paper: Greedy)
 	Batch    int      // games per batch in batch-ordered mode
+	// Abstraction keys the tables (paper: Intent).
+	Abstraction Abstraction
 }
 
 // DefaultParams returns the paper's settings.
@@ -103,7 +105,7 @@ func NewTrainer(cfg Config, p Params) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Trainer{rules: r, params: p, tab: NewTables(r.PlaysPerStreak(), p.Buffer), Workers: runtime.NumCPU()}, nil
+	return &Trainer{rules: r, params: p, tab: NewTablesOf(p.Abstraction, r.PlaysPerStreak(), p.Buffer), Workers: runtime.NumCPU()}, nil
 }
 
 // Rules returns the game rules being trained on.
@@ -123,9 +125,11 @@ func (t *Trainer) Tables() *Tables { return t.tab }
 func (t *Trainer) Policy() *Policy { return NewPolicy(t.tab, t.params.Resolver) }
 
 // event is one regret observation of a training game, replayed on the
-// shared tables in game order.
+// shared tables in game order. It names the key by number: a key met
+// for the first time has a slot in the worker's copy that the shared
+// tables give out only when the event is replayed.
 type event struct {
-	slot   int32
+	key    int32
 	reach  float64
 	regret [NumAbstract]float64
 }
@@ -144,10 +148,25 @@ type worker struct {
 	tab     *Tables
 	events  []event
 	helpers int // extra goroutines for the rollouts of one decision
+	synced  bool
+	base    uint64 // the shared tables' version when last synced
+}
+
+// sync makes the worker's tables a copy of the shared ones. Within a
+// batch the shared tables do not change, so undoing the last game's
+// updates is enough; the Situation tables hold thousands of keys, and a
+// full copy per game would cost more than a tenth of training.
+func (w *worker) sync() {
+	if w.synced && w.base == w.t.tab.version {
+		w.tab.revert(w.t.tab)
+		return
+	}
+	w.tab.CopyFrom(w.t.tab)
+	w.synced, w.base = true, w.t.tab.version
 }
 
 func (t *Trainer) newWorker(helpers int) *worker {
-	return &worker{t: t, tab: NewTables(t.rules.PlaysPerStreak(), t.params.Buffer), helpers: helpers}
+	return &worker{t: t, tab: NewTablesOf(t.params.Abstraction, t.rules.PlaysPerStreak(), t.params.Buffer), helpers: helpers}
 }
 
 // play runs training game i on w.tab, recording its regret updates in
@@ -161,11 +180,12 @@ func (w *worker) play(i int) Result {
 	reach := [2]float64{1, 1}
 	w.events = w.events[:0]
 	for d := uint64(0); !g.Over(); d++ {
-		is := g.InfoSet()
+		is := g.Key(p.Abstraction)
+		key := w.tab.keyNumber(is)
 		slot := w.tab.Slot(is)
 		me := int(is.Player)
 		m := is.Mask
-		ev := event{slot: int32(slot), reach: reach[me]}
+		ev := event{key: int32(key), reach: reach[me]}
 		if m.Count() > 1 {
 			policy := *w.tab.Latest(slot)
 			var value [NumAbstract]float64
@@ -257,16 +277,21 @@ func (w *worker) rollout(g *Game, me int, a Action, seed uint64) int {
 	rng.Seed(seed, streamRollout)
 	tab := w.tab
 	res := w.t.params.Resolver
+	situation := w.t.params.Abstraction == Situation
 	for c.phase != PhaseOver {
 		is := c.InfoSet()
 		ab := is.Mask.Nth(0)
 		if is.Mask&(is.Mask-1) != 0 {
-			slot := tab.Slot(is)
-			var pol *[NumAbstract]float64
-			if int(is.Player) == me {
-				pol = tab.Latest(slot)
-			} else {
-				pol = tab.Average(slot)
+			if situation {
+				is.Feature = c.situationOf(int(is.Player))
+			}
+			pol := &uniformOf[maskIndex[is.Mask]]
+			if slot := tab.find(tab.keyNumber(is)); slot >= 0 {
+				if int(is.Player) == me {
+					pol = tab.Latest(slot)
+				} else {
+					pol = tab.Average(slot)
+				}
 			}
 			ab = sample(pol, is.Mask, &rng)
 		}
@@ -280,7 +305,7 @@ func (w *worker) rollout(g *Game, me int, a Action, seed uint64) int {
 func (t *Trainer) apply(events []event) {
 	for i := range events {
 		e := &events[i]
-		t.tab.Update(int(e.slot), &e.regret, e.reach)
+		t.tab.Update(t.tab.slotFor(int(e.key)), &e.regret, e.reach)
 	}
 }
 
@@ -334,7 +359,7 @@ func (t *Trainer) runBatches(ctx context.Context, until, batch, workers, helpers
 					if i >= end {
 						return
 					}
-					w.tab.CopyFrom(t.tab)
+					w.sync()
 					w.play(i)
 					results[i-start] = append([]event(nil), w.events...)
 				}
@@ -370,7 +395,7 @@ func (t *Trainer) runUnordered(ctx context.Context, until, workers int, after Af
 				}
 				i := next
 				next++
-				w.tab.CopyFrom(t.tab)
+				w.sync()
 				mu.Unlock()
 				w.play(i)
 				mu.Lock()

@@ -174,11 +174,9 @@ func (s *Server) keepDeal(dg *dealGame) {
 func (s *Server) dealAgentPlays(dg *dealGame) error {
 	g := &dg.g
 	for !g.Over() && g.ToAct() == dealAgent {
-		is := g.InfoSet()
-		ab := dg.agent.Agent.Choose(is, dg.rng)
-		a, ok := g.Resolve(ab, dg.agent.Resolver)
-		if !ok {
-			return fmt.Errorf("deal: the agent chose %s, which it cannot play", ab)
+		is, ab, a, err := dg.agent.Decide(g, dg.rng)
+		if err != nil {
+			return err
 		}
 		line := dealLine{Turn: g.Turn() + 1, Who: "agent", Text: deal.Describe(g, a)}
 		if is.Mask.Count() > 1 {

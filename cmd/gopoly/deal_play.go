@@ -212,11 +212,9 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 			}
 			rec.Actions = append(rec.Actions, rules.ActionString(choice))
 		} else {
-			is := g.InfoSet()
-			ab := agent.Agent.Choose(is, rng)
-			a, ok := g.Resolve(ab, agent.Resolver)
-			if !ok {
-				return fmt.Errorf("deal: agent chose unavailable %s", ab)
+			is, ab, a, err := agent.Decide(&g, rng)
+			if err != nil {
+				return err
 			}
 			// The turn the move is played in, as the headers count.
 			fmt.Fprintf(out, "turn %d  %s\n", g.Turn()+1, dealAgentMove(&g, agent, is, ab, a, reveal, paint))

@@ -64,6 +64,9 @@ func TestDealTrainResumeEval(t *testing.T) {
 	if _, err := dealRun(t, "", "train", "--resume", "--sims", "5", "--games", "12", "--out", dir); dealExitCode(err) != 2 || !strings.Contains(err.Error(), "--sims") {
 		t.Fatalf("conflicting resume: %v", err)
 	}
+	if _, err := dealRun(t, "", "train", "--resume", "--abstraction", "situation", "--games", "12", "--out", dir); dealExitCode(err) != 2 || !strings.Contains(err.Error(), "--abstraction") {
+		t.Fatalf("resume with another abstraction: %v", err)
+	}
 	out, err = dealRun(t, "", "train", "--resume", "--games", "12", "--out", dir, "--eval-games", "10", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +131,7 @@ func TestDealBadInput(t *testing.T) {
 		{"eval", "--policy", "random", "--vs", "nobody"},
 		{"eval"},
 		{"train", "--mode", "chaotic", "--out", dir},
+		{"train", "--abstraction", "psychic", "--out", dir},
 		{"train", "--preset", "huge", "--out", dir},
 		{"train", "--resume", "--out", filepath.Join(dir, "empty")},
 		{"play", "--policy", "random", "--first", "nobody"},
@@ -172,6 +176,13 @@ func TestDealBenchAndPlay(t *testing.T) {
 	if !strings.Contains(out, "You win") && !strings.Contains(out, "agent wins") && !strings.Contains(out, "Draw") {
 		t.Fatalf("game did not finish:\n%s", out[max(0, len(out)-2000):])
 	}
+	// The bundled agent plays through its own abstraction's keys, and
+	// --reveal weighs its moves with them.
+	out, err = dealRun(t, strings.Repeat("1\n", 400), "play", "--policy", "bundled", "--seed", "5", "--reveal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDealTranscript(t, out)
 	data, err := os.ReadFile(record)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +218,7 @@ func checkDealTranscript(t *testing.T, out string) {
 	if len(moves) < 3 {
 		t.Errorf("%d agent moves with a probability in:\n%s", len(moves), out)
 	}
-	for _, bad := range []string{deal.AbstractionName, "@", "StartNewPropertySet", "AttemptCollectRent", "GiveOpponentCash", "cash:", "property:", "rent:"} {
+	for _, bad := range []string{deal.AbstractionName, deal.SituationAbstractionName, "@", "StartNewPropertySet", "AttemptCollectRent", "GiveOpponentCash", "cash:", "property:", "rent:"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("transcript shows %q:\n%s", bad, out)
 		}

@@ -25,6 +25,7 @@ type dealTrainOpts struct {
 	epsilon                                       float64
 	seed                                          uint64
 	mode, out, resolver, preset, config, plotExt  string
+	abstraction                                   string
 	honest, resume, asJSON                        bool
 }
 
@@ -69,6 +70,7 @@ run writes it: a second run on it is refused.`,
 	f.IntVar(&o.evalGames, "eval-games", 200, "evaluation games per baseline and start setting at each metrics point")
 	f.BoolVar(&o.honest, "honest", false, "rollouts resample the opponent's hidden hand instead of seeing it (the paper's rollouts see it)")
 	f.StringVar(&o.resolver, "resolver", "greedy", "concrete-action resolver: greedy (the paper's) or smart (pays without needless overpayment)")
+	f.StringVar(&o.abstraction, "abstraction", "intent", "information-set key: intent (the paper's) or situation (adds both players' sets, bank, exposure and the rent at stake)")
 	f.StringVar(&o.preset, "preset", "paper", "game configuration: paper (83 cards), small or tiny")
 	f.StringVar(&o.config, "config", "", "game configuration JSON file (overrides --preset)")
 	f.StringVar(&o.plotExt, "plot-format", "png", "figure format: png or svg")
@@ -98,6 +100,7 @@ type dealTrainSummary struct {
 	Seed           uint64        `json:"seed"`
 	RealHand       bool          `json:"rollouts_see_real_hand"`
 	Resolver       string        `json:"resolver"`
+	Abstraction    string        `json:"abstraction"`
 	Batch          int           `json:"batch"`
 	GameConfigName string        `json:"game_config"`
 }
@@ -108,6 +111,10 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 		return usageErr(err)
 	}
 	res, err := deal.ParseResolver(o.resolver)
+	if err != nil {
+		return usageErr(err)
+	}
+	abs, err := deal.ParseAbstraction(o.abstraction)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -170,7 +177,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 		if o.config == "" || cmd.Flags().Changed("max-turns") {
 			cfg.MaxTurns = o.maxTurns
 		}
-		p := deal.Params{Sims: o.sims, Epsilon: o.epsilon, Buffer: o.buffer, Seed: o.seed, RealHand: !o.honest, Resolver: res, Batch: o.batch}
+		p := deal.Params{Sims: o.sims, Epsilon: o.epsilon, Buffer: o.buffer, Seed: o.seed, RealHand: !o.honest, Resolver: res, Batch: o.batch, Abstraction: abs}
 		if tr, err = deal.NewTrainer(cfg, p); err != nil {
 			return usageErr(err)
 		}
@@ -272,7 +279,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	}
 	p := tr.Params()
 	sum.SimsPerAction, sum.Epsilon, sum.BufferSize, sum.Seed = p.Sims, p.Epsilon, p.Buffer, p.Seed
-	sum.RealHand, sum.Resolver, sum.Batch = p.RealHand, p.Resolver.String(), p.Batch
+	sum.RealHand, sum.Resolver, sum.Batch, sum.Abstraction = p.RealHand, p.Resolver.String(), p.Batch, p.Abstraction.String()
 	sum.MaxTurns, sum.GameConfigName = tr.Rules().MaxTurns(), tr.Rules().Config().Name
 	if !interrupted {
 		data, _ := os.ReadFile(ckPath)
@@ -309,6 +316,7 @@ func dealCheckResumeFlags(cmd *cobra.Command, o dealTrainOpts, ck *deal.Checkpoi
 	f := cmd.Flags()
 	p := ck.Params
 	res, _ := deal.ParseResolver(o.resolver)
+	abs, _ := deal.ParseAbstraction(o.abstraction)
 	conflicts := []struct {
 		flag      string
 		same      bool
@@ -322,6 +330,7 @@ func dealCheckResumeFlags(cmd *cobra.Command, o dealTrainOpts, ck *deal.Checkpoi
 		{"max-turns", o.maxTurns == ck.Config.MaxTurns, o.maxTurns, ck.Config.MaxTurns},
 		{"honest", o.honest == !p.RealHand, o.honest, !p.RealHand},
 		{"resolver", res == p.Resolver, o.resolver, p.Resolver},
+		{"abstraction", abs == p.Abstraction, o.abstraction, p.Abstraction},
 		{"preset", o.preset == ck.Config.Name, o.preset, ck.Config.Name},
 		{"config", false, o.config, "the checkpoint's game_config"},
 	}
@@ -335,8 +344,8 @@ func dealCheckResumeFlags(cmd *cobra.Command, o dealTrainOpts, ck *deal.Checkpoi
 
 func dealPrintTrainSummary(w io.Writer, s dealTrainSummary) {
 	fmt.Fprintf(w, "Monopoly Deal CFR training: %d games (%d this run), %s mode, %s\n", s.Games, s.GamesThisRun, s.Mode, plural(s.Workers, "worker"))
-	fmt.Fprintf(w, "  settings:   %d rollouts/action, epsilon %g, buffer %d, cap %d turns, seed %d, batch %d, %s, rollouts see real hand: %v\n",
-		s.SimsPerAction, s.Epsilon, s.BufferSize, s.MaxTurns, s.Seed, s.Batch, s.Resolver, s.RealHand)
+	fmt.Fprintf(w, "  settings:   %d rollouts/action, epsilon %g, buffer %d, cap %d turns, seed %d, batch %d, %s, %s, rollouts see real hand: %v\n",
+		s.SimsPerAction, s.Epsilon, s.BufferSize, s.MaxTurns, s.Seed, s.Batch, s.Abstraction, s.Resolver, s.RealHand)
 	fmt.Fprintf(w, "  time:       %.1fs wall (%.1fs training, the rest evaluation), %.1fs CPU\n", s.WallSeconds, s.TrainSeconds, s.CPUSeconds)
 	if m := s.Final; m != nil {
 		fmt.Fprintf(w, "  infosets:   %d visited, max expected regret %.4f\n", m.Infosets, m.MaxExpectedRegret)
