@@ -233,14 +233,23 @@ func goBot(t testing.TB) string {
 }
 
 func python(t *testing.T) string {
+	t.Helper()
 	p, err := exec.LookPath(extbot.Python())
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no python3 on CI: .ci/run must install it")
-		}
-		t.Skip("python3 is not installed: the Python SDK and the Monopyly host are not tested (CI installs it)")
+		unavailable(t, "python3 is not installed", "the Python SDK and the Monopyly host are")
 	}
 	return p
+}
+
+// unavailable stops a test that needs what is missing: outside CI it
+// skips, saying what goes untested; in CI, which has everything the
+// tests need, it fails.
+func unavailable(t *testing.T, missing, untested string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s on CI: .ci/run must provide it", missing)
+	}
+	t.Skipf("%s: %s not tested (CI has it)", missing, untested)
 }
 
 // The Go example bot plays whole games with no fallback: in a

@@ -7,7 +7,9 @@ package pysdk
 
 import "embed"
 
-// Files are the SDK and the host, by their paths under sdk/python.
+// Files are the SDK and the host, by their paths under sdk/python. The
+// patterns name them one by one: pyproject.toml, and what pip leaves
+// here (build/, *.egg-info), the binary never needs.
 //
 //go:embed gopoly_bot.py example_bot.py monopyly_host/*.py monopyly_host/shim/monopyly/*.py monopyly_host/shim/monopyly/*/*.py
 var Files embed.FS

@@ -11,6 +11,8 @@ a word now and then.
 import os
 import sys
 
+# gopoly_bot.py beside this file when there is one (the checkout), else
+# the installed module.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import gopoly_bot  # noqa: E402

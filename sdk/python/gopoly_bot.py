@@ -17,6 +17,8 @@ HOST:PORT``::
         gopoly_bot.run(Greedy())
 
 and at the table: ``gopoly play --bots 'exec:python3 greedy.py',baseline``.
+Install it with ``pip install ./sdk/python`` from a gopoly checkout, or
+keep this file beside the bot.
 
 ``decide`` gets a Decision (the decision, its legal options, the seat's
 view as a gopoly snapshot and the events since the last decision) and returns an action as a
