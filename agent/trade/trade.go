@@ -25,23 +25,12 @@ type Valuer struct {
 	// Fear, when set, may price a rival completing a colour group above
 	// its printed prices (never below them).
 	Fear Fear
-	// Table, when set, is worth.Of the rules valued under (a player
-	// keeps it rather than look it up on every valuation).
-	Table *worth.Table
 }
 
 // Fear prices a rival's colour group.
 type Fear interface {
 	// Threat is what a rival completing the street group mask would cost.
 	Threat(r *monopoly.Rules, mask uint64) float64
-}
-
-// table is the worth table of r: the valuer's own when it has one for r.
-func (val Valuer) table(r *monopoly.Rules) *worth.Table {
-	if val.Table != nil && val.Table.Rules() == r {
-		return val.Table
-	}
-	return worth.Of(r)
 }
 
 // Neutral is the valuation a player should expect of any partner, and
@@ -139,7 +128,7 @@ func (val Valuer) Value(v monopoly.View, me int, o monopoly.TradeOffer) (gain, g
 
 	mine, theirs := v.OwnedMask(me), v.OwnedMask(other)
 	mineAfter, theirsAfter := mine&^out|in, theirs&^in|out
-	tb := val.table(r)
+	tb := worth.Of(r)
 	var seen uint64
 	for m := in | out; m != 0; m &= m - 1 {
 		gm := r.GroupMask(bits.TrailingZeros64(m))

@@ -1,0 +1,105 @@
+package worth
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
+)
+
+// A group is never worth less than its printed prices, and the groups
+// that the rent tables and the landing model favour are worth more: the
+// oranges more than the light blues, the light blues more than the
+// browns.
+func TestMonopoly(t *testing.T) {
+	r := monopoly.DefaultRules()
+	group := func(name string) int { return r.Squares[monopolytest.Square(t, r, name)].Group }
+	for gi, g := range r.Groups {
+		prices := 0
+		for _, sq := range g.Squares {
+			prices += r.Squares[sq].Price
+		}
+		if m := Monopoly(r, gi); m < float64(prices) {
+			t.Errorf("%s worth $%.0f, under its prices $%d", g.Name, m, prices)
+		}
+	}
+	orange, light, brown := Monopoly(r, group("New York Avenue")), Monopoly(r, group("Oriental Avenue")), Monopoly(r, group("Baltic Avenue"))
+	if !(orange > light && light > brown) {
+		t.Errorf("oranges $%.0f, light blues $%.0f, browns $%.0f: want them in that order", orange, light, brown)
+	}
+}
+
+// Share rises as a player nears a whole group and falls when others
+// hold what it lacks.
+func TestShare(t *testing.T) {
+	r := monopoly.DefaultRules()
+	sq := func(n string) uint64 { return 1 << monopolytest.Square(t, r, n) }
+	stj, ten, ny := sq("St. James Place"), sq("Tennessee Avenue"), sq("New York Avenue")
+	gi := r.Squares[monopolytest.Square(t, r, "New York Avenue")].Group
+	for _, c := range []struct {
+		name         string
+		owned, taken uint64
+		want         float64
+	}{
+		{"none", 0, stj, 0},
+		{"whole", stj | ten | ny, 0, 1},
+		{"one short, the bank holding it", stj | ten, 0, 0.5},
+		{"one short, another holding it", stj | ten, ny, 0.2},
+		{"two short, the bank holding both", stj, 0, 0.1},
+		{"two short, another holding one", stj, ny, 0},
+		{"squares of other groups ignored", stj | ten | sq("Boardwalk"), sq("Park Place"), 0.5},
+	} {
+		if got := Share(r, gi, c.owned, c.taken); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// CashFor is the inverse of Cash: the least delta worth at least the
+// value, a dollar less worth less, over random cash, needs and values.
+func TestCashFor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		c, need := rng.IntN(3000), float64(rng.IntN(1500))
+		value := float64(rng.IntN(4000) - 2000)
+		d := CashFor(c, value, need)
+		if c+d < 0 {
+			continue // more than it has: Cash is defined for what it holds
+		}
+		if got := Cash(c, d, need); got < value-1e-9 {
+			t.Fatalf("cash %d, need %.0f: Cash(%d) = %.2f, under %.2f", c, need, d, got, value)
+		}
+		if c+d-1 >= 0 {
+			if got := Cash(c, d-1, need); got >= value-1e-9 {
+				t.Fatalf("cash %d, need %.0f: a dollar less (%d) is still worth %.2f of %.2f", c, need, d-1, got, value)
+			}
+		}
+	}
+	// Short of cash a dollar is worth more than its face.
+	if got := Cash(100, 50, 500); got != 50*(1+CashPremium) {
+		t.Errorf("$50 received short of cash worth %.2f", got)
+	}
+	if got := Cash(1000, 50, 500); got != 50 {
+		t.Errorf("$50 received with cash to spare worth %.2f", got)
+	}
+}
+
+// Stakes counts the partner's gain: handing over the last orange to the
+// holder of the other two gives it 80% of the group's worth.
+func TestStakes(t *testing.T) {
+	r := monopoly.DefaultRules()
+	sq := func(n string) uint64 { return 1 << monopolytest.Square(t, r, n) }
+	var before Holdings
+	before[0] = sq("New York Avenue")
+	before[1] = sq("St. James Place") | sq("Tennessee Avenue")
+	after := before.Move(sq("New York Avenue"), 0, 1)
+	tb := Of(r)
+	gi := r.Squares[monopolytest.Square(t, r, "New York Avenue")].Group
+	if got, want := tb.Stakes(&before, &after, 1, sq("New York Avenue")), 0.8*tb.Monopoly(gi); got != want {
+		t.Errorf("the buyer's stake rises by %.1f, want %.1f", got, want)
+	}
+	if got := tb.Stakes(&before, &after, 0, sq("New York Avenue")); got != 0 {
+		t.Errorf("the seller's stake changes by %.1f, want 0 (one of three, the rest held by another)", got)
+	}
+}
