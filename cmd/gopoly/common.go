@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -205,6 +206,40 @@ func newProgress(w io.Writer, total int, what string) *progressbar.ProgressBar {
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
+}
+
+// lazyProgress returns a progress callback for a run's Progress, whose
+// bar (on a terminal) is made at the first report, so that the rate and
+// the time left count only the work of this run (a resumed run starts
+// part done), and the function that finishes the bar.
+func lazyProgress(w io.Writer, what string) (progress func(done, total int), finish func()) {
+	var bar *progressbar.ProgressBar
+	progress = func(done, total int) {
+		if bar == nil {
+			if bar = newProgress(w, total-done+1, what); bar == nil {
+				return
+			}
+		}
+		bar.Add(1)
+	}
+	finish = func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}
+	return progress, finish
+}
+
+// resumable is the context of a run that a later run resumes: cancelled
+// by the first Ctrl-C or SIGTERM, so that the run stops cleanly, while a
+// second Ctrl-C kills at once (a resume repairs what a kill leaves).
+func resumable(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 // cpuTime returns the CPU time (user + system) the process has used.

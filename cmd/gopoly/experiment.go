@@ -4,15 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/arena"
@@ -126,34 +122,17 @@ run with an error (exit 1), keeping the games before it.`,
 			if err := checkOutDir(cmd, out); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := resumable(cmd)
 			defer stop()
-			go func() {
-				// A second Ctrl-C kills at once: a resume repairs what a
-				// kill leaves.
-				<-ctx.Done()
-				stop()
-			}()
-			var bar *progressbar.ProgressBar
+			progress, finish := lazyProgress(cmd.ErrOrStderr(), "experiment "+e.Name)
 			opts := arena.RunOptions{Dir: out, Shard: si, Shards: sn, Workers: workers,
-				Warn: func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "gopoly: warning:", msg) },
-				Progress: func(done, total int) {
-					if bar == nil {
-						// Made at the first game, so that the rate and the
-						// time left count only the games of this run.
-						if bar = newProgress(cmd.ErrOrStderr(), total-done+1, "experiment "+e.Name); bar == nil {
-							return
-						}
-					}
-					bar.Add(1)
-				},
+				Warn:     func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "gopoly: warning:", msg) },
+				Progress: progress,
 			}
 			cpu0, t0 := cpuTime(), time.Now()
 			rep, err := e.Run(ctx, opts)
 			wall, cpu := time.Since(t0).Seconds(), (cpuTime() - cpu0).Seconds()
-			if bar != nil {
-				bar.Finish()
-			}
+			finish()
 			interrupted := err != nil && ctx.Err() != nil
 			if err != nil && !interrupted {
 				if rep.Summary.Results == nil {

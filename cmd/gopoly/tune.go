@@ -3,14 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/arena"
@@ -73,31 +69,16 @@ merges and writes the outputs.`,
 			if err := checkOutDir(cmd, out); err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := resumable(cmd)
 			defer stop()
-			go func() {
-				// A second Ctrl-C kills at once: a resume repairs what a
-				// kill leaves.
-				<-ctx.Done()
-				stop()
-			}()
-			var bar *progressbar.ProgressBar
+			progress, finish := lazyProgress(cmd.ErrOrStderr(), "tune "+t.Name)
 			opts := arena.TuneOptions{Dir: out, Shard: si, Shards: sn, Workers: workers,
-				Note: func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "gopoly: note:", msg) },
-				Progress: func(done, total int) {
-					if bar == nil {
-						if bar = newProgress(cmd.ErrOrStderr(), total-done+1, "tune "+t.Name); bar == nil {
-							return
-						}
-					}
-					bar.Add(1)
-				},
+				Note:     func(msg string) { fmt.Fprintln(cmd.ErrOrStderr(), "gopoly: note:", msg) },
+				Progress: progress,
 			}
 			t0 := time.Now()
 			rep, err := t.Run(ctx, opts)
-			if bar != nil {
-				bar.Finish()
-			}
+			finish()
 			interrupted := err != nil && ctx.Err() != nil
 			if err != nil && !interrupted {
 				return dirErr(err)
