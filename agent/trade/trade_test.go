@@ -104,3 +104,22 @@ func TestValuerTaste(t *testing.T) {
 type fear float64
 
 func (f fear) Threat(*monopoly.Rules, uint64) float64 { return float64(f) }
+
+// On the standard board the completion floor is 1.8 times a street's
+// price (a brown) to 4.8 times it (an orange): never face value. (With -v
+// it lists each street's: the README's figures.)
+func TestCompletionFloorRatios(t *testing.T) {
+	r := monopoly.DefaultRules()
+	lo, hi := math.Inf(1), 0.0
+	for _, sq := range r.OwnableSquares() {
+		if r.Squares[sq].Kind != monopoly.KindStreet {
+			continue
+		}
+		x := trade.CompletionFloor(r, sq) / float64(r.Squares[sq].Price)
+		lo, hi = min(lo, x), max(hi, x)
+		t.Logf("%-22s $%4.0f, %.2f times its price", r.Squares[sq].Name, trade.CompletionFloor(r, sq), x)
+	}
+	if lo < 1.8 || hi > 4.8 {
+		t.Errorf("the floor runs from %.2f to %.2f times the price, want within 1.8 to 4.8", lo, hi)
+	}
+}

@@ -11,7 +11,8 @@ import (
 // A group is never worth less than its printed prices, and the groups
 // that the rent tables and the landing model favour are worth more: the
 // oranges more than the light blues, the light blues more than the
-// browns.
+// browns. (With -v it lists the standard board's groups: the README's
+// figures.)
 func TestMonopoly(t *testing.T) {
 	r := monopoly.DefaultRules()
 	group := func(name string) int { return r.Squares[monopolytest.Square(t, r, name)].Group }
@@ -20,9 +21,11 @@ func TestMonopoly(t *testing.T) {
 		for _, sq := range g.Squares {
 			prices += r.Squares[sq].Price
 		}
-		if m := Monopoly(r, gi); m < float64(prices) {
+		m := Monopoly(r, gi)
+		if m < float64(prices) {
 			t.Errorf("%s worth $%.0f, under its prices $%d", g.Name, m, prices)
 		}
+		t.Logf("%-10s $%4.0f (prices $%d)", g.Name, m, prices)
 	}
 	orange, light, brown := Monopoly(r, group("New York Avenue")), Monopoly(r, group("Oriental Avenue")), Monopoly(r, group("Baltic Avenue"))
 	if !(orange > light && light > brown) {
