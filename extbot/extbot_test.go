@@ -21,6 +21,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/extbot"
+	"github.com/gopoly/gopoly/internal/citest"
 	"github.com/gopoly/gopoly/internal/jsonschema"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
@@ -246,10 +247,7 @@ func python(t *testing.T) string {
 // tests need, it fails.
 func unavailable(t *testing.T, missing, untested string) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s on CI: .ci/run must provide it", missing)
-	}
-	t.Skipf("%s: %s not tested (CI has it)", missing, untested)
+	citest.Missing(t, missing+" on CI: .ci/run must provide it", missing+": "+untested+" not tested (CI has it)")
 }
 
 // The Go example bot plays whole games with no fallback: in a

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/internal/citest"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
 )
@@ -49,14 +49,7 @@ func eachStore(t *testing.T, test func(t *testing.T, open func(t *testing.T) ses
 // with the backend untested.
 func postgresDSN(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv("GOPOLY_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOPOLY_TEST_POSTGRES not set on CI: .ci/run must start PostgreSQL (.ci/postgres)")
-		}
-		t.Skip("GOPOLY_TEST_POSTGRES not set: sessions on PostgreSQL untested (eval \"$(bash .ci/postgres start)\" to start a server)")
-	}
-	return dsn
+	return citest.PostgresDSN(t, "sessions on PostgreSQL")
 }
 
 // openPostgres opens a PostgreSQL store in a schema of its own, dropped

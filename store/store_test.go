@@ -21,6 +21,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver of the tests' admin connections
 
+	"github.com/gopoly/gopoly/internal/citest"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store/storetest"
 )
@@ -76,14 +77,7 @@ func TestPostgresContract(t *testing.T) {
 // untested.
 func postgresDSN(t testing.TB) string {
 	t.Helper()
-	dsn := os.Getenv("GOPOLY_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("GOPOLY_TEST_POSTGRES not set on CI: .ci/run must start PostgreSQL (.ci/postgres)")
-		}
-		t.Skip("GOPOLY_TEST_POSTGRES not set: PostgreSQL store tests skipped (.ci/run starts a server)")
-	}
-	return dsn
+	return citest.PostgresDSN(t, "the PostgreSQL store")
 }
 
 // pgSchema creates a schema of its own for a test, dropped when the test
@@ -289,7 +283,7 @@ func TestPostgresWrongPassword(t *testing.T) {
 	const pw = "not-the-Password-42"
 	u.User = url.UserPassword(u.User.Username(), pw)
 	_, err = Open(t.Context(), Options{DSN: u.String()})
-	if err == nil && os.Getenv("CI") != "" {
+	if err == nil && citest.CI() {
 		t.Fatal("the server let in a wrong password: .ci/postgres starts it with scram-sha-256 over TCP")
 	}
 	if err == nil {
