@@ -29,8 +29,12 @@ resumes where it stopped.`,
 	return cmd
 }
 
-// parseShard reads "i/N" (0 <= i < N).
+// parseShard reads "i/N" (0 <= i < N); "" (no --shard) is the one
+// shard 0/1.
 func parseShard(s string) (int, int, error) {
+	if s == "" {
+		return 0, 1, nil
+	}
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
@@ -107,11 +111,9 @@ run with an error (exit 1), keeping the games before it.`,
 			if err := checkWorkers(cmd, workers); err != nil {
 				return err
 			}
-			si, sn := 0, 1
-			if shard != "" {
-				if si, sn, err = parseShard(shard); err != nil {
-					return usageErr(err)
-				}
+			si, sn, err := parseShard(shard)
+			if err != nil {
+				return usageErr(err)
 			}
 			if out == "" {
 				out = filepath.Join("runs", e.Name)

@@ -57,11 +57,9 @@ merges and writes the outputs.`,
 			if err := checkWorkers(cmd, workers); err != nil {
 				return err
 			}
-			si, sn := 0, 1
-			if shard != "" {
-				if si, sn, err = parseShard(shard); err != nil {
-					return usageErr(err)
-				}
+			si, sn, err := parseShard(shard)
+			if err != nil {
+				return usageErr(err)
 			}
 			if out == "" {
 				out = filepath.Join("runs", t.Name)
