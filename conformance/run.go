@@ -232,7 +232,7 @@ func (r *runner) movement(p *policySpec, d monopoly.Decision) int {
 	return to[2]
 }
 
-// raiseCash is the fixed order of FORMAT.md: sell a building from the
+// raiseCash is the fixed order of docs/conformance.md: sell a building from the
 // street with the most (ties: highest position), then mortgage the lowest
 // unmortgaged property, else go bankrupt.
 func (r *runner) raiseCash(p int) monopoly.Action {

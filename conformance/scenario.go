@@ -1,7 +1,7 @@
 // Package conformance runs rules scenarios against the engine: YAML files
 // that set up a position, script the dice and the players' answers, and
-// state what must hold afterwards. The format is described in FORMAT.md of
-// the shared conformance folder.
+// state what must hold afterwards. The format is described in
+// docs/conformance.md.
 package conformance
 
 import (

@@ -169,7 +169,7 @@ func report(stats map[string]*botStats) string {
 // Turtle accepts at most 20% of the proposals it receives; the Shark bids
 // in the most auctions and builds earliest. 400 games (seats rotated), each
 // ordering with a margin; GOPOLY_MATRIX_GAMES=N measures N games instead
-// and prints the table (the README's figures), and GOPOLY_MATRIX_RULES
+// and prints the table (the figures of docs/players.md), and GOPOLY_MATRIX_RULES
 // adds rules (e.g. "deal_protocol: sealed") to the default ones.
 func TestMatrixOrderings(t *testing.T) {
 	games := 400

@@ -107,7 +107,7 @@ func (f fear) Threat(*monopoly.Rules, uint64) float64 { return float64(f) }
 
 // On the standard board the completion floor is 1.8 times a street's
 // price (a brown) to 4.8 times it (an orange): never face value. (With -v
-// it lists each street's: the README's figures.)
+// it lists each street's: the figures of docs/players.md.)
 func TestCompletionFloorRatios(t *testing.T) {
 	r := monopoly.DefaultRules()
 	lo, hi := math.Inf(1), 0.0

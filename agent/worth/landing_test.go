@@ -25,7 +25,7 @@ func TestLandingModel(t *testing.T) {
 		t.Fatal("the measurement is not deterministic")
 	}
 	// What the Professor quotes: Illinois Avenue is the street a roll
-	// ends on most (3.2% by 20M rolls, README), and the oranges beat the
+	// ends on most (3.2% by 20M rolls, docs/figures.md), and the oranges beat the
 	// browns per dollar.
 	best, prob := -1, 0.0
 	for _, sq := range r.OwnableSquares() {

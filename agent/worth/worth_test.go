@@ -11,8 +11,8 @@ import (
 // A group is never worth less than its printed prices, and the groups
 // that the rent tables and the landing model favour are worth more: the
 // oranges more than the light blues, the light blues more than the
-// browns. (With -v it lists the standard board's groups: the README's
-// figures.)
+// browns. (With -v it lists the standard board's groups: the figures of
+// docs/players.md.)
 func TestMonopoly(t *testing.T) {
 	r := monopoly.DefaultRules()
 	group := func(name string) int { return r.Squares[monopolytest.Square(t, r, name)].Group }
