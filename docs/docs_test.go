@@ -4,10 +4,10 @@
 package docs
 
 import (
+	"fmt"
 	"os"
-	"path/filepath"
+	"path"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -23,15 +23,27 @@ var outside = []string{"../shared", "/work/shared"}
 // repository's root (this test runs in docs/).
 func pages(t *testing.T) []string {
 	t.Helper()
-	files := []string{filepath.Join("..", "README.md")}
-	ds, err := filepath.Glob("*.md")
+	files := []string{"../README.md"}
+	ds, err := mdFiles()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range ds {
-		files = append(files, filepath.Join("..", "docs", d))
+		files = append(files, "../docs/"+d)
 	}
 	return files
+}
+
+// mdFiles lists the pages of docs/ (this test runs there).
+func mdFiles() ([]string, error) {
+	es, err := os.ReadDir(".")
+	var names []string
+	for _, e := range es {
+		if !e.IsDir() && path.Ext(e.Name()) == ".md" {
+			names = append(names, e.Name())
+		}
+	}
+	return names, err
 }
 
 var (
@@ -76,7 +88,7 @@ func anchors(text string) map[string]bool {
 	for _, m := range headingRE.FindAllStringSubmatch(fenceRE.ReplaceAllString(text, ""), -1) {
 		s := slug(m[1])
 		if n := seen[s]; n > 0 {
-			out[s+"-"+strconv.Itoa(n)] = true
+			out[fmt.Sprintf("%s-%d", s, n)] = true
 		} else {
 			out[s] = true
 		}
@@ -95,10 +107,10 @@ func deadLinks(file, text string) []string {
 		if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 			continue
 		}
-		path, anchor, _ := strings.Cut(target, "#")
+		ref, anchor, _ := strings.Cut(target, "#")
 		resolved, body := file, text
-		if path != "" {
-			resolved = filepath.Join(filepath.Dir(file), filepath.FromSlash(path))
+		if ref != "" {
+			resolved = path.Join(path.Dir(file), ref)
 			if _, err := os.Stat(resolved); err != nil {
 				dead = append(dead, target+": no such file")
 				continue
@@ -145,7 +157,7 @@ func TestLinksResolve(t *testing.T) {
 // The checker itself finds what it must: a missing file, a missing
 // heading, and links in code left alone.
 func TestDeadLinksFound(t *testing.T) {
-	page := filepath.Join("..", "docs", "x.md")
+	page := "../docs/x.md"
 	text := "# Title\n\n## A `code` heading: yes\n\n" +
 		"[ok](#title) [ok](#a-code-heading-yes) [ok](rules.md#deals) [ok](../README.md) [ok](https://example.org/x)\n" +
 		"[bad](nowhere.md) [bad](#nothing) [bad](rules.md#nothing)\n" +
@@ -163,7 +175,10 @@ func TestIndexListsEveryPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, _ := filepath.Glob("*.md")
+	ds, err := mdFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range ds {
 		if d != "README.md" && !strings.Contains(string(index), "]("+d+")") {
 			t.Errorf("docs/README.md does not link %s", d)
@@ -174,7 +189,7 @@ func TestIndexListsEveryPage(t *testing.T) {
 // The README stays an introduction, keeps the quick start that CI and
 // newcomers run, and links the index.
 func TestReadmeIsShort(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	b, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
