@@ -382,14 +382,19 @@ func (ck *Checkpoint) Policy() *Policy { return NewPolicy(ck.Tables, ck.Params.R
 func (ck *Checkpoint) Rules() *Rules { return MustRules(ck.Config) }
 
 // WriteFileAtomic writes data to path through a temporary file and a
-// rename, so a crash never leaves a half-written checkpoint.
+// rename, so a crash never leaves a half-written file. The file is
+// readable by all, as os.WriteFile would leave it (a temporary file is
+// made private).
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return fmt.Errorf("deal: %w", err)
 	}
-	_, werr := f.Write(data)
+	werr := f.Chmod(0o644)
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr

@@ -292,7 +292,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	if err != nil {
 		return err
 	}
-	if sum.Figures, err = deal.PlotMetrics(o.out, o.plotExt, ms); err != nil {
+	if sum.Figures, err = dealPlotMetrics(o.out, o.plotExt, ms); err != nil {
 		return err
 	}
 	sum.WallSeconds = time.Since(start).Seconds()
