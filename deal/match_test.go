@@ -86,14 +86,7 @@ func TestMatch(t *testing.T) {
 		if err := m.Play(Action{Op: OpPass}); err == nil || len(m.Record().Actions) != len(rec.Actions) {
 			t.Fatalf("a move after the end: %v", err)
 		}
-		h, err := Replay(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.r = g.r
-		if h != *g {
-			t.Fatal("the record replays to another game")
-		}
+		checkReplays(t, rec, g)
 		// The same seed and the same person's moves give the same game.
 		if again := NewMatch(r, agent, seed, int(seed&1)); again.Game().Clone() != New(r, seed, int(seed&1)) {
 			t.Fatal("a match deals another game than New")
