@@ -52,9 +52,13 @@ func dealConfig(preset, path string) (deal.Config, error) {
 
 // dealAgent resolves --policy: a checkpoint file, or one of the names
 // "bundled" for the bundled trained policy, "untrained", "random" and
-// "risk-aware" for reference agents (under cfg). It returns the seat and
-// the rules to play (the checkpoint's, or cfg).
-func dealAgent(policy string, cfg deal.Config) (deal.Seat, *deal.Rules, error) {
+// "risk-aware" for reference agents (under --preset). It returns the
+// seat and the rules to play (the checkpoint's, or the preset's).
+func dealAgent(policy, preset string) (deal.Seat, *deal.Rules, error) {
+	cfg, err := dealConfig(preset, "")
+	if err != nil {
+		return deal.Seat{}, nil, err
+	}
 	seat, rules, err := deal.NewAgent(policy, cfg, func(path string) (string, error) {
 		if path == "" {
 			return "", fmt.Errorf("deal: --policy is required")

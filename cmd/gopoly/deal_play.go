@@ -35,11 +35,7 @@ the game can be replayed, and --record saves the game's action list for
 deal.Replay.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := dealConfig(preset, "")
-			if err != nil {
-				return err
-			}
-			agent, rules, err := dealAgent(policy, cfg)
+			agent, rules, err := dealAgent(policy, preset)
 			if err != nil {
 				return err
 			}
