@@ -4,10 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -192,11 +192,53 @@ const maxGames = 1_000_000_000
 
 // LoadExperiment reads and parses an experiment spec file.
 func LoadExperiment(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSpec(path)
 	if err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return nil, err
 	}
 	return ParseExperiment(path, data)
+}
+
+// readSpec reads a spec file (an experiment's or a tuning's). One too
+// large to be a spec is refused, as Decode would, without being read
+// whole.
+func readSpec(path string) ([]byte, error) {
+	data, err := strictyaml.ReadFile(path)
+	var se *strictyaml.Error
+	if err != nil && !errors.As(err, &se) {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	return data, err
+}
+
+// specDoc is a spec decoded: its file and the line each key was set at,
+// for errors that point at the field at fault.
+type specDoc struct {
+	file string
+	pos  strictyaml.Positions
+}
+
+// decodeSpec decodes the spec data of file strictly into f.
+func decodeSpec(file string, data []byte, f any) (specDoc, error) {
+	d := specDoc{file: file, pos: strictyaml.Positions{}}
+	return d, strictyaml.Decode(file, data, f, d.pos)
+}
+
+// errAt is an error about field, at the line that set it.
+func (d specDoc) errAt(field, format string, args ...any) error {
+	return d.pos.Errorf(d.file, field, format, args...)
+}
+
+// checkName refuses a spec without a name, or with one that cannot name
+// the directory its runs are kept in.
+func (d specDoc) checkName(name string) error {
+	switch {
+	case name == "":
+		return d.errAt("name", "is required")
+	case !safeName.MatchString(name):
+		return d.errAt("name", "%q: use letters, digits, '.', '_' and '-' (it names a directory)", name)
+	}
+	return nil
 }
 
 // ParseExperiment parses an experiment spec (YAML); file names it in
@@ -216,17 +258,14 @@ func LoadExperiment(path string) (*Experiment, error) {
 //	    rules: {auctions: false}   # this variant's own overrides
 func ParseExperiment(file string, data []byte) (*Experiment, error) {
 	var f experimentFile
-	pos := strictyaml.Positions{}
-	if err := strictyaml.Decode(file, data, &f, pos); err != nil {
+	doc, err := decodeSpec(file, data, &f)
+	if err != nil {
 		return nil, err
 	}
-	errAt := func(field, format string, args ...any) error { return pos.Errorf(file, field, format, args...) }
+	errAt := doc.errAt
 	e := &Experiment{Name: f.Name, Description: f.Description, File: file, Source: data}
-	switch {
-	case f.Name == "":
-		return nil, errAt("name", "is required")
-	case !safeName.MatchString(f.Name):
-		return nil, errAt("name", "%q: use letters, digits, '.', '_' and '-' (it names a directory)", f.Name)
+	if err := doc.checkName(f.Name); err != nil {
+		return nil, err
 	}
 	if f.Seeds == nil {
 		return nil, errAt("seeds", "is required: {start, count, step}")

@@ -97,13 +97,9 @@ const defaultTuneStep = 0.3
 
 // LoadTune reads and parses a tuning spec file.
 func LoadTune(path string) (*Tune, error) {
-	data, err := strictyaml.ReadFile(path)
+	data, err := readSpec(path)
 	if err != nil {
-		var se *strictyaml.Error
-		if errors.As(err, &se) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("arena: %w", err)
+		return nil, err
 	}
 	return ParseTune(path, data)
 }
@@ -129,18 +125,16 @@ func LoadTune(path string) (*Tune, error) {
 //	max_rounds: 200                      # default 500
 func ParseTune(file string, data []byte) (*Tune, error) {
 	var f tuneFile
-	pos := strictyaml.Positions{}
-	if err := strictyaml.Decode(file, data, &f, pos); err != nil {
+	doc, err := decodeSpec(file, data, &f)
+	if err != nil {
 		return nil, err
 	}
-	errAt := func(field, format string, args ...any) error { return pos.Errorf(file, field, format, args...) }
+	errAt, pos := doc.errAt, doc.pos
 	t := &Tune{Name: f.Name, Description: f.Description, Bot: f.Bot, Field: f.Field, File: file, Source: data, Seed: f.Seed}
-	switch {
-	case f.Name == "":
-		return nil, errAt("name", "is required")
-	case !safeName.MatchString(f.Name):
-		return nil, errAt("name", "%q: use letters, digits, '.', '_' and '-' (it names a directory)", f.Name)
-	case f.Bot == "":
+	if err := doc.checkName(f.Name); err != nil {
+		return nil, err
+	}
+	if f.Bot == "" {
 		return nil, errAt("bot", "is required: the bot whose knobs are tuned")
 	}
 	bot, err := agent.Lookup(f.Bot)

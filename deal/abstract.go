@@ -32,12 +32,7 @@ var abstractNames = [NumAbstract]string{
 }
 
 // String returns the paper's name of the action.
-func (a Abstract) String() string {
-	if int(a) < NumAbstract {
-		return abstractNames[a]
-	}
-	return fmt.Sprintf("Abstract(%d)", uint8(a))
-}
+func (a Abstract) String() string { return nameIn(abstractNames[:], uint8(a), "Abstract") }
 
 // abstractLabels name the actions for a person, in figures and in the
 // terminal game; String keeps the paper's names, which checkpoints and
@@ -49,12 +44,7 @@ var abstractLabels = [NumAbstract]string{
 }
 
 // Label returns a short description of the action for a person.
-func (a Abstract) Label() string {
-	if int(a) < NumAbstract {
-		return abstractLabels[a]
-	}
-	return a.String()
-}
+func (a Abstract) Label() string { return nameIn(abstractLabels[:], uint8(a), "Abstract") }
 
 // IsReply reports whether a answers a rent demand rather than being a
 // play of one's own streak.

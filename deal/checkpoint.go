@@ -213,98 +213,90 @@ func ParseCheckpoint(data []byte) (*Checkpoint, error) {
 		return tab.Slot(is), is, nil
 	}
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-	for _, key := range sortedKeys(ck.PolicyManager.UpdateCount) {
-		n := ck.PolicyManager.UpdateCount[key]
-		field := fmt.Sprintf("policy_manager.update_count[%q]", key)
-		s, _, err := slotOf(field, key)
-		if err != nil {
-			return nil, err
-		}
+	err = eachKey(ck.PolicyManager.UpdateCount, "policy_manager.update_count", slotOf, func(field string, s int, _ InfoSet, n int64) error {
 		if n < 0 {
-			return nil, bad(field, "negative count %d", n)
+			return bad(field, "negative count %d", n)
 		}
 		tab.updates[s] = n
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for player, pb := range ck.PolicyManager.PlayerBuffers {
-		for _, key := range sortedKeys(pb.Buffer) {
-			rows := pb.Buffer[key]
-			field := fmt.Sprintf("policy_manager.player_buffers[%d].buffer[%q]", player, key)
-			s, is, err := slotOf(field, key)
-			if err != nil {
-				return nil, err
-			}
+		err := eachKey(pb.Buffer, fmt.Sprintf("policy_manager.player_buffers[%d].buffer", player), slotOf, func(field string, s int, is InfoSet, rows [][]float64) error {
 			if int(is.Player) != player {
-				return nil, bad(field, "key of player %d in player %d's buffer", is.Player, player)
+				return bad(field, "key of player %d in player %d's buffer", is.Player, player)
 			}
 			if len(rows) == 0 || len(rows) > tr.BufferSize {
-				return nil, bad(field, "need 1..%d policies, got %d", tr.BufferSize, len(rows))
+				return bad(field, "need 1..%d policies, got %d", tr.BufferSize, len(rows))
 			}
 			for i, row := range rows {
 				// Without fmt: a Situation checkpoint has tens of
 				// thousands of rows.
 				f := field + "[" + strconv.Itoa(i) + "]"
 				if len(row) != NumAbstract {
-					return nil, bad(f, "need %d probabilities, got %d", NumAbstract, len(row))
+					return bad(f, "need %d probabilities, got %d", NumAbstract, len(row))
 				}
 				var v [NumAbstract]float64
 				total := 0.0
 				for a, x := range row {
 					if !finite(x) || x < 0 || x > 1 {
-						return nil, bad(f, "probability %v out of range", x)
+						return bad(f, "probability %v out of range", x)
 					}
 					if x > 0 && !is.Mask.Has(Abstract(a)) {
-						return nil, bad(f, "probability for %s, not available at this key", Abstract(a))
+						return bad(f, "probability for %s, not available at this key", Abstract(a))
 					}
 					v[a] = x
 					total += x
 				}
 				if math.Abs(total-1) > 1e-6 {
-					return nil, bad(f, "probabilities sum to %v", total)
+					return bad(f, "probabilities sum to %v", total)
 				}
 				tab.pushRaw(s, &v)
 			}
 			tab.refreshAverage(s)
-		}
-	}
-	for _, key := range sortedKeys(ck.RegretManager) {
-		acts := ck.RegretManager[key]
-		field := fmt.Sprintf("regret_manager[%q]", key)
-		s, is, err := slotOf(field, key)
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	err = eachKey(ck.RegretManager, "regret_manager", slotOf, func(field string, s int, is InfoSet, acts map[string]regretJSON) error {
 		var visits int64 = -1
 		for _, a := range is.Mask.Actions() {
 			rj, ok := acts[a.String()]
 			if !ok {
-				return nil, bad(field, "missing action %s", a)
+				return bad(field, "missing action %s", a)
 			}
 			if !finite(rj.Sum) || rj.N < 0 {
-				return nil, bad(field+"."+a.String(), "bad sum %v or count %d", rj.Sum, rj.N)
+				return bad(field+"."+a.String(), "bad sum %v or count %d", rj.Sum, rj.N)
 			}
 			if visits >= 0 && rj.N != visits {
-				return nil, bad(field+"."+a.String(), "count %d differs from the key's other actions (%d)", rj.N, visits)
+				return bad(field+"."+a.String(), "count %d differs from the key's other actions (%d)", rj.N, visits)
 			}
 			visits = rj.N
 			tab.regretSum[s*NumAbstract+int(a)] = rj.Sum
 			tab.regretN[s*NumAbstract+int(a)] = rj.N
 		}
 		if len(acts) != is.Mask.Count() {
-			return nil, bad(field, "actions %v, want exactly %s", keysOf(acts), is.Mask)
+			return bad(field, "actions %v, want exactly %s", keysOf(acts), is.Mask)
 		}
 		tab.visits[s] = visits
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, key := range sortedKeys(ck.Reach) {
-		x := ck.Reach[key]
-		field := fmt.Sprintf("cf_reach_prob_counter[%q]", key)
-		s, _, err := slotOf(field, key)
-		if err != nil {
-			return nil, err
-		}
+	err = eachKey(ck.Reach, "cf_reach_prob_counter", slotOf, func(field string, s int, _ InfoSet, x float64) error {
 		if !finite(x) || x < 0 {
-			return nil, bad(field, "bad value %v", x)
+			return bad(field, "bad value %v", x)
 		}
 		tab.reach[s] = x
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &Checkpoint{Config: cfg, Params: p, GamesDone: tr.GamesDone, Tables: tab}, nil
 }
@@ -337,6 +329,23 @@ func (t *Tables) pushRaw(slot int, p *[NumAbstract]float64) {
 	*vec(t.buf, slot*t.buffer+head) = *p
 	t.bufHead[slot] = int32((head + 1) % t.buffer)
 	t.bufLen[slot]++
+}
+
+// eachKey calls f with each key of m, a table of the checkpoint named
+// name, in order: its field (name["key"]), the slot slotOf finds for it,
+// its information set and its value. It stops at the first error.
+func eachKey[V any](m map[string]V, name string, slotOf func(field, key string) (int, InfoSet, error), f func(field string, s int, is InfoSet, v V) error) error {
+	for _, key := range sortedKeys(m) {
+		field := fmt.Sprintf("%s[%q]", name, key)
+		s, is, err := slotOf(field, key)
+		if err != nil {
+			return err
+		}
+		if err := f(field, s, is, m[key]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -382,14 +391,19 @@ func (ck *Checkpoint) Policy() *Policy { return NewPolicy(ck.Tables, ck.Params.R
 func (ck *Checkpoint) Rules() *Rules { return MustRules(ck.Config) }
 
 // WriteFileAtomic writes data to path through a temporary file and a
-// rename, so a crash never leaves a half-written checkpoint.
+// rename, so a crash never leaves a half-written file. The file is
+// readable by all, as os.WriteFile would leave it (a temporary file is
+// made private).
 func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return fmt.Errorf("deal: %w", err)
 	}
-	_, werr := f.Write(data)
+	werr := f.Chmod(0o644)
+	if werr == nil {
+		_, werr = f.Write(data)
+	}
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr

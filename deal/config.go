@@ -139,86 +139,68 @@ func (c Config) clone() Config {
 // Validate reports the first problem with the configuration, naming the
 // field.
 func (c Config) Validate() error {
-	bad := func(field, format string, args ...any) error {
-		return fmt.Errorf("deal: config field %s: %s", field, fmt.Sprintf(format, args...))
-	}
-	if len(c.Cash) < 1 || len(c.Cash) > MaxCashKinds {
-		return bad("cash", "need 1 to %d denominations, got %d", MaxCashKinds, len(c.Cash))
-	}
-	if len(c.Colours) < 1 || len(c.Colours) > MaxColours {
-		return bad("colours", "need 1 to %d colours, got %d", MaxColours, len(c.Colours))
+	var v validation
+	v.count("cash", len(c.Cash), 1, MaxCashKinds, "denominations")
+	v.count("colours", len(c.Colours), 1, MaxColours, "colours")
+	if v.err != nil {
+		return v.err
 	}
 	total := 0
 	seenValue := map[int]bool{}
 	for i, cc := range c.Cash {
 		f := fmt.Sprintf("cash[%d]", i)
-		if cc.Value < 1 || cc.Value > 100 {
-			return bad(f+".value", "must be 1..100, got %d", cc.Value)
-		}
-		if seenValue[cc.Value] {
-			return bad(f+".value", "duplicate denomination %d", cc.Value)
-		}
+		v.within(f+".value", cc.Value, 1, 100)
+		v.check(!seenValue[cc.Value], f+".value", "duplicate denomination %d", cc.Value)
 		seenValue[cc.Value] = true
-		if cc.Copies < 0 || cc.Copies > maxCards {
-			return bad(f+".copies", "must be 0..%d, got %d", maxCards, cc.Copies)
-		}
+		v.within(f+".copies", cc.Copies, 0, maxCards)
 		total += cc.Copies
 	}
 	seenName := map[string]bool{}
 	for i, col := range c.Colours {
 		f := fmt.Sprintf("colours[%d]", i)
-		if col.Name == "" || strings.ContainsAny(col.Name, " :@,") {
-			return bad(f+".name", "must be a non-empty word, got %q", col.Name)
-		}
-		if seenName[col.Name] {
-			return bad(f+".name", "duplicate colour %q", col.Name)
-		}
+		v.check(col.Name != "" && !strings.ContainsAny(col.Name, " :@,"), f+".name", "must be a non-empty word, got %q", col.Name)
+		v.check(!seenName[col.Name], f+".name", "duplicate colour %q", col.Name)
 		seenName[col.Name] = true
-		if col.SetSize < 1 || col.SetSize > MaxSetSize {
-			return bad(f+".set_size", "must be 1..%d, got %d", MaxSetSize, col.SetSize)
-		}
-		if len(col.Rent) != col.SetSize {
-			return bad(f+".rent", "need %d amounts (one per property owned), got %d", col.SetSize, len(col.Rent))
-		}
+		v.within(f+".set_size", col.SetSize, 1, MaxSetSize)
+		v.check(len(col.Rent) == col.SetSize, f+".rent", "need %d amounts (one per property owned), got %d", col.SetSize, len(col.Rent))
 		for j, r := range col.Rent {
-			if r < 0 || r > 100 {
-				return bad(fmt.Sprintf("%s.rent[%d]", f, j), "must be 0..100, got %d", r)
-			}
+			v.within(fmt.Sprintf("%s.rent[%d]", f, j), r, 0, 100)
 		}
-		if col.CashValue < 0 || col.CashValue > 100 {
-			return bad(f+".cash_value", "must be 0..100, got %d", col.CashValue)
-		}
-		if col.Copies < 0 || col.Copies > maxCards {
-			return bad(f+".copies", "must be 0..%d, got %d", maxCards, col.Copies)
-		}
-		if col.RentCards < 0 || col.RentCards > maxCards {
-			return bad(f+".rent_cards", "must be 0..%d, got %d", maxCards, col.RentCards)
-		}
+		v.within(f+".cash_value", col.CashValue, 0, 100)
+		v.within(f+".copies", col.Copies, 0, maxCards)
+		v.within(f+".rent_cards", col.RentCards, 0, maxCards)
 		total += col.Copies + col.RentCards
 	}
-	if c.JustSayNo < 0 || c.JustSayNo > maxCards {
-		return bad("just_say_no", "must be 0..%d, got %d", maxCards, c.JustSayNo)
-	}
+	v.within("just_say_no", c.JustSayNo, 0, maxCards)
 	total += c.JustSayNo
-	if total < 1 || total > maxCards {
-		return bad("cash/colours/just_say_no", "deck must hold 1..%d cards, got %d", maxCards, total)
+	v.check(total >= 1 && total <= maxCards, "cash/colours/just_say_no", "deck must hold 1..%d cards, got %d", maxCards, total)
+	v.check(c.RequiredSets >= 1 && c.RequiredSets <= len(c.Colours), "required_sets", "must be 1..%d (the number of colours), got %d", len(c.Colours), c.RequiredSets)
+	v.within("initial_hand", c.InitialHand, 0, maxCards)
+	v.within("draw_per_streak", c.DrawPerStreak, 0, maxCards)
+	v.within("plays_per_streak", c.PlaysPerStreak, 1, maxPlays)
+	v.within("max_turns", c.MaxTurns, 1, 60000)
+	return v.err
+}
+
+// validation keeps the first problem Validate finds: the checks after it
+// change nothing.
+type validation struct{ err error }
+
+// check records a problem with field unless ok.
+func (v *validation) check(ok bool, field, format string, args ...any) {
+	if !ok && v.err == nil {
+		v.err = fmt.Errorf("deal: config field %s: %s", field, fmt.Sprintf(format, args...))
 	}
-	if c.RequiredSets < 1 || c.RequiredSets > len(c.Colours) {
-		return bad("required_sets", "must be 1..%d (the number of colours), got %d", len(c.Colours), c.RequiredSets)
-	}
-	if c.InitialHand < 0 || c.InitialHand > maxCards {
-		return bad("initial_hand", "must be 0..%d, got %d", maxCards, c.InitialHand)
-	}
-	if c.DrawPerStreak < 0 || c.DrawPerStreak > maxCards {
-		return bad("draw_per_streak", "must be 0..%d, got %d", maxCards, c.DrawPerStreak)
-	}
-	if c.PlaysPerStreak < 1 || c.PlaysPerStreak > maxPlays {
-		return bad("plays_per_streak", "must be 1..%d, got %d", maxPlays, c.PlaysPerStreak)
-	}
-	if c.MaxTurns < 1 || c.MaxTurns > 60000 {
-		return bad("max_turns", "must be 1..60000, got %d", c.MaxTurns)
-	}
-	return nil
+}
+
+// within checks that a number is in lo..hi.
+func (v *validation) within(field string, n, lo, hi int) {
+	v.check(n >= lo && n <= hi, field, "must be %d..%d, got %d", lo, hi, n)
+}
+
+// count checks that a list holds lo to hi things.
+func (v *validation) count(field string, n, lo, hi int, things string) {
+	v.check(n >= lo && n <= hi, field, "need %d to %d %s, got %d", lo, hi, things, n)
 }
 
 // CardClass is what a card does when played.

@@ -21,17 +21,18 @@ const (
 	PhaseOver
 )
 
+var phaseNames = [...]string{PhasePlay: "play", PhaseRespond: "respond", PhaseOver: "over"}
+
 // String returns the phase's name as used in the JSON state.
-func (p Phase) String() string {
-	switch p {
-	case PhasePlay:
-		return "play"
-	case PhaseRespond:
-		return "respond"
-	case PhaseOver:
-		return "over"
+func (p Phase) String() string { return nameIn(phaseNames[:], uint8(p), "phase") }
+
+// nameIn returns the name of value i of a kind (names[i]), or kind(i)
+// for a value that has none.
+func nameIn(names []string, i uint8, kind string) string {
+	if int(i) < len(names) {
+		return names[i]
 	}
-	return fmt.Sprintf("phase(%d)", uint8(p))
+	return fmt.Sprintf("%s(%d)", kind, i)
 }
 
 // End tells how a finished game ended.
@@ -45,20 +46,10 @@ const (
 	EndCap              // the turn cap was reached: a draw
 )
 
+var endNames = [...]string{EndNone: "none", EndWin: "win", EndEmpty: "empty", EndCap: "cap"}
+
 // String returns the ending's name as used in the JSON state.
-func (e End) String() string {
-	switch e {
-	case EndNone:
-		return "none"
-	case EndWin:
-		return "win"
-	case EndEmpty:
-		return "empty"
-	case EndCap:
-		return "cap"
-	}
-	return fmt.Sprintf("end(%d)", uint8(e))
-}
+func (e End) String() string { return nameIn(endNames[:], uint8(e), "end") }
 
 // Result is the outcome of a game. Winner is -1 unless End is EndWin.
 type Result struct {
@@ -67,15 +58,7 @@ type Result struct {
 }
 
 // Score returns the result for player p: 1 win, 0 loss, 0.5 draw.
-func (r Result) Score(p int) float64 {
-	switch {
-	case r.End != EndWin:
-		return 0.5
-	case r.Winner == p:
-		return 1
-	}
-	return 0
-}
+func (r Result) Score(p int) float64 { return float64(r.Utility(p)+1) / 2 }
 
 // Utility returns the result for player p as +1, -1 or 0.
 func (r Result) Utility(p int) int {

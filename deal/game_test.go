@@ -528,15 +528,21 @@ func TestDeterminismCloneReplay(t *testing.T) {
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatal(err)
 		}
-		h, err := Replay(back)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.r = g.r
-		if h != *g {
-			t.Fatal("replay differs")
-		}
+		checkReplays(t, back, g)
 	})
+}
+
+// checkReplays checks that rec replays to exactly g.
+func checkReplays(t *testing.T, rec Record, g *Game) {
+	t.Helper()
+	h, err := Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.r = g.r
+	if h != *g {
+		t.Fatal("replay differs")
+	}
 }
 
 func TestJSONRoundTrip(t *testing.T) {

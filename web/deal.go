@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,7 +22,7 @@ import (
 // memory; each one's record (deal.Record, replayable with deal.Replay) is
 // kept in the deal directory after every move.
 
-const dealHuman, dealAgent = 0, 1
+const dealHuman, dealAgent = deal.Person, deal.Opponent
 
 // maxDealGames bounds the Deal games kept in memory: past it, starting
 // one drops the one left longest untouched (its record stays on disk).
@@ -35,10 +34,7 @@ type dealGame struct {
 	id     string
 	token  string
 	policy string
-	g      deal.Game
-	agent  deal.Seat
-	rng    *rand.PCG
-	rec    deal.Record
+	m      *deal.Match
 	log    []dealLine
 }
 
@@ -72,37 +68,19 @@ func (s *Server) dealPolicies() []string {
 			out = append(out, filepath.Base(f))
 		}
 	}
-	return append(out, "untrained", "risk-aware", "random")
+	return append(out, deal.ReferenceAgents()...)
 }
 
-// dealAgentFor makes the agent a policy name stands for.
+// dealAgentFor makes the agent a policy name stands for, as gopoly deal
+// play does under its default preset, except that a checkpoint is named
+// by its file in the deal directory's policies/.
 func (s *Server) dealAgentFor(name string) (deal.Seat, *deal.Rules, error) {
-	switch name {
-	case "bundled":
-		ck, err := deal.Bundled()
-		if err != nil {
-			return deal.Seat{}, nil, err
+	return deal.NewAgent(name, deal.Paper(), func(name string) (string, error) {
+		if s.o.DealDir == "" || !validPolicyName(name) {
+			return "", fmt.Errorf("no policy %q (policies: %s)", name, strings.Join(s.dealPolicies(), ", "))
 		}
-		return ck.Policy().Seat(), ck.Rules(), nil
-	case "untrained", "risk-aware", "random":
-		r, err := deal.NewRules(deal.Paper())
-		if err != nil {
-			return deal.Seat{}, nil, err
-		}
-		if name == "untrained" {
-			return deal.NewPolicy(deal.NewTables(r.PlaysPerStreak(), 1), deal.Greedy).Seat(), r, nil
-		}
-		seat, _ := deal.Baseline(name)
-		return seat, r, nil
-	}
-	if s.o.DealDir == "" || !validPolicyName(name) {
-		return deal.Seat{}, nil, fmt.Errorf("no policy %q (policies: %s)", name, strings.Join(s.dealPolicies(), ", "))
-	}
-	ck, err := deal.LoadCheckpoint(filepath.Join(s.o.DealDir, "policies", name))
-	if err != nil {
-		return deal.Seat{}, nil, err
-	}
-	return ck.Policy().Seat(), ck.Rules(), nil
+		return filepath.Join(s.o.DealDir, "policies", name), nil
+	})
 }
 
 // validPolicyName keeps a policy's name inside the policies directory.
@@ -133,8 +111,7 @@ func (s *Server) dealCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seed := randomSeed()
-	dg := &dealGame{id: crand.Text()[:12], token: crand.Text(), policy: r.FormValue("policy"), g: deal.New(rules, seed, starter),
-		agent: agent, rng: rand.NewPCG(seed, 0x5eed), rec: deal.Record{Config: rules.Config(), Seed: seed, Starter: starter}}
+	dg := &dealGame{id: crand.Text()[:12], token: crand.Text(), policy: r.FormValue("policy"), m: deal.NewMatch(rules, agent, seed, starter)}
 	dg.mu.Lock()
 	err = s.dealAgentPlays(dg)
 	dg.mu.Unlock()
@@ -172,40 +149,21 @@ func (s *Server) keepDeal(dg *dealGame) {
 // dealAgentPlays lets the agent move until it is the person's turn or the
 // game is over, and saves the record. Called with dg.mu held.
 func (s *Server) dealAgentPlays(dg *dealGame) error {
-	g := &dg.g
-	for !g.Over() && g.ToAct() == dealAgent {
-		is, ab, a, err := dg.agent.Decide(g, dg.rng)
-		if err != nil {
-			return err
-		}
-		line := dealLine{Turn: g.Turn() + 1, Who: "agent", Text: deal.Describe(g, a)}
-		if is.Mask.Count() > 1 {
-			probs, note := deal.Probabilities(dg.agent.Agent, is)
-			line.Prob, line.Note = deal.Percent(probs[ab]), note
-		}
-		if err := g.Apply(a); err != nil {
-			return err
+	err := dg.m.AgentPlays(func(g *deal.Game, mv deal.AgentMove) {
+		line := dealLine{Turn: g.Turn() + 1, Who: "agent", Text: deal.Describe(g, mv.Action)}
+		if mv.InfoSet.Mask.Count() > 1 {
+			line.Prob, line.Note = deal.Percent(mv.Probs[mv.Abstract]), mv.Note
 		}
 		dg.log = append(dg.log, line)
-		dg.rec.Actions = append(dg.rec.Actions, g.Rules().ActionString(a))
-	}
-	return s.dealSave(dg)
-}
-
-// dealSave writes the game's record into the deal directory.
-func (s *Server) dealSave(dg *dealGame) error {
-	if s.o.DealDir == "" {
-		return nil
+	})
+	if err != nil || s.o.DealDir == "" {
+		return err
 	}
 	dir := filepath.Join(s.o.DealDir, "games")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(dg.rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	return deal.WriteFileAtomic(filepath.Join(dir, dg.id+".json"), data)
+	return dg.m.Save(filepath.Join(dir, dg.id+".json"))
 }
 
 // dealOf finds the request's game and checks its token.
@@ -260,7 +218,7 @@ type dealSide struct {
 }
 
 func (dg *dealGame) view() dealView {
-	g := &dg.g
+	g := dg.m.Game()
 	v := g.View(dealHuman)
 	r := v.Rules()
 	out := dealView{Turn: v.Turn() + 1, Over: g.Over(), Deck: v.DeckSize(), Required: r.Config().RequiredSets, Log: dg.log,
@@ -327,7 +285,7 @@ func (s *Server) dealMove(w http.ResponseWriter, r *http.Request) {
 	}
 	dg.mu.Lock()
 	defer dg.mu.Unlock()
-	g := &dg.g
+	g := dg.m.Game()
 	if g.Over() || g.ToAct() != dealHuman {
 		s.fail(w, r, http.StatusConflict, "not_your_move", "it is not your move")
 		return
@@ -339,12 +297,11 @@ func (s *Server) dealMove(w http.ResponseWriter, r *http.Request) {
 	}
 	a := legal[*req.Move]
 	line := dealLine{Turn: g.Turn() + 1, Who: "you", Text: deal.Describe(g, a)}
-	if err := g.Apply(a); err != nil {
+	if err := dg.m.Play(a); err != nil {
 		s.fail(w, r, http.StatusUnprocessableEntity, "refused", err.Error())
 		return
 	}
 	dg.log = append(dg.log, line)
-	dg.rec.Actions = append(dg.rec.Actions, g.Rules().ActionString(a))
 	if err := s.dealAgentPlays(dg); err != nil {
 		s.o.Logger.Error("web: deal", "id", dg.id, "err", err)
 		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())

@@ -86,6 +86,17 @@ func loadParams(path string) (agent.SeatParams, error) {
 	return p, nil
 }
 
+// loadGames reads what the games of a run of many are played by: --rules
+// with --max-rounds (see loadRules) and --params.
+func loadGames(cmd *cobra.Command, rulesPath string, maxRounds *int, paramsPath string) (*monopoly.Rules, agent.SeatParams, error) {
+	rules, err := loadRules(cmd, rulesPath, maxRounds)
+	if err != nil {
+		return nil, agent.SeatParams{}, err
+	}
+	params, err := loadParams(paramsPath)
+	return rules, params, err
+}
+
 // splitBots reads a --bots list: names separated by commas, spaces
 // around them ignored, none empty (nil for an empty list).
 func splitBots(list string) ([]string, error) {
@@ -240,6 +251,25 @@ func resumable(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 		stop()
 	}()
 	return ctx, stop
+}
+
+// gamesStopped is how a run of games that reports the games it played
+// ends, stopped by err (nil: it was not) after played of games: an
+// interruption (Ctrl-C, SIGTERM) exits with code 130; any other error
+// says that the games before it are reported, unless none was.
+func gamesStopped(cmd *cobra.Command, err error, played, games int) error {
+	interrupted := errors.Is(err, context.Canceled)
+	switch {
+	case err == nil:
+		return nil
+	case played == 0 && interrupted:
+		return &exitError{code: 130, err: fmt.Errorf("%s: interrupted before any game finished", cmdName(cmd))}
+	case played == 0:
+		return err
+	case interrupted:
+		return &exitError{code: 130, err: fmt.Errorf("interrupted: %d of %d games played and reported", played, games)}
+	}
+	return fmt.Errorf("%w\n(the %d games finished before it are reported above)", err, played)
 }
 
 // cpuTime returns the CPU time (user + system) the process has used.

@@ -52,35 +52,23 @@ func dealConfig(preset, path string) (deal.Config, error) {
 
 // dealAgent resolves --policy: a checkpoint file, or one of the names
 // "bundled" for the bundled trained policy, "untrained", "random" and
-// "risk-aware" for reference agents. It returns
-// the seat, the rules to play (the checkpoint's, or cfg) and a label.
-func dealAgent(policy string, cfg deal.Config) (deal.Seat, *deal.Rules, error) {
-	switch policy {
-	case "":
-		return deal.Seat{}, nil, usageErr(fmt.Errorf("deal: --policy is required"))
-	case "untrained":
-		r, err := deal.NewRules(cfg)
-		if err != nil {
-			return deal.Seat{}, nil, usageErr(err)
-		}
-		return deal.NewPolicy(deal.NewTables(r.PlaysPerStreak(), 1), deal.Greedy).Seat(), r, nil
-	case "random", "risk-aware":
-		r, err := deal.NewRules(cfg)
-		if err != nil {
-			return deal.Seat{}, nil, usageErr(err)
-		}
-		s, _ := deal.Baseline(policy)
-		return s, r, nil
-	case "bundled":
-		ck, err := deal.Bundled()
-		if err != nil {
-			return deal.Seat{}, nil, err
-		}
-		return ck.Policy().Seat(), ck.Rules(), nil
-	}
-	ck, err := deal.LoadCheckpoint(policy)
+// "risk-aware" for reference agents (under --preset). It returns the
+// seat and the rules to play (the checkpoint's, or the preset's).
+func dealAgent(policy, preset string) (deal.Seat, *deal.Rules, error) {
+	cfg, err := dealConfig(preset, "")
 	if err != nil {
-		return deal.Seat{}, nil, usageErr(err)
+		return deal.Seat{}, nil, err
 	}
-	return ck.Policy().Seat(), ck.Rules(), nil
+	seat, rules, err := deal.NewAgent(policy, cfg, func(path string) (string, error) {
+		if path == "" {
+			return "", fmt.Errorf("deal: --policy is required")
+		}
+		return path, nil
+	})
+	// The bundled policy failing to load is gopoly's fault, not the
+	// command line's.
+	if err != nil && policy != "bundled" {
+		err = usageErr(err)
+	}
+	return seat, rules, err
 }

@@ -74,11 +74,7 @@ each setting reports the mean with its 95% (Wilson) confidence interval.
 					return err
 				}
 			}
-			cfg, err := dealConfig(preset, "")
-			if err != nil {
-				return err
-			}
-			agent, rules, err := dealAgent(policy, cfg)
+			agent, rules, err := dealAgent(policy, preset)
 			if err != nil {
 				return err
 			}

@@ -3,11 +3,8 @@ package main
 import (
 	"bufio"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,11 +35,7 @@ the game can be replayed, and --record saves the game's action list for
 deal.Replay.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := dealConfig(preset, "")
-			if err != nil {
-				return err
-			}
-			agent, rules, err := dealAgent(policy, cfg)
+			agent, rules, err := dealAgent(policy, preset)
 			if err != nil {
 				return err
 			}
@@ -89,12 +82,12 @@ func (on dealPainter) paint(style, s string) string {
 	return style + s + ansiReset
 }
 
-// dealAgentMove describes the agent's move, chosen as ab and resolved to
-// a, with the probability its policy gave it. With reveal, the other
-// intents it had follow, named by the card the agent would have played
-// for each: cards of its hidden hand, so only when asked.
-func dealAgentMove(g *deal.Game, seat deal.Seat, is deal.InfoSet, ab deal.Abstract, a deal.Action, reveal bool, paint dealPainter) string {
-	probs, note := deal.Probabilities(seat.Agent, is)
+// dealAgentMove describes the agent's move, with the probability its
+// policy gave it. With reveal, the other intents it had follow, named by
+// the card the agent would have played for each: cards of its hidden
+// hand, so only when asked.
+func dealAgentMove(g *deal.Game, seat deal.Seat, mv deal.AgentMove, reveal bool, paint dealPainter) string {
+	is, ab, a, probs, note := mv.InfoSet, mv.Abstract, mv.Action, mv.Probs, mv.Note
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", paint.paint(dealAgentStyle, "Agent:"), paint.paint(ansiBold, deal.Describe(g, a)))
 	alts := is.Mask.Actions()
@@ -164,10 +157,15 @@ Commands: the number of a move plays it; ? shows this help; q quits.
 }
 
 func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, seed uint64, starter int, recordPath string, reveal bool, paint dealPainter) error {
-	const human, bot = 0, 1
-	g := deal.New(rules, seed, starter)
-	rng := rand.NewPCG(seed, 0x5eed)
-	rec := deal.Record{Config: rules.Config(), Seed: seed, Starter: starter}
+	const human, bot = deal.Person, deal.Opponent
+	m := deal.NewMatch(rules, agent, seed, starter)
+	g := m.Game()
+	save := func() error {
+		if recordPath == "" {
+			return nil
+		}
+		return m.Save(recordPath)
+	}
 	sc := bufio.NewScanner(in)
 	fmt.Fprintf(out, "%s Seed %d; %s.\n", paint.paint(ansiBold, "Monopoly Deal: you against the agent."), seed,
 		map[int]string{human: "you start", bot: "the agent starts"}[starter])
@@ -175,63 +173,66 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 		rules.Config().RequiredSets, rules.PlaysPerStreak(), rules.MaxTurns())
 	fmt.Fprintln(out, "Type the number of a move; ? shows the rules, q quits.")
 	var legal []deal.Action
-	handBefore := dealHand(&g, human)
-	for !g.Over() {
-		if g.ToAct() == human {
-			dealShow(out, &g, human, paint)
-			legal = g.Legal(legal[:0])
-			for i, a := range legal {
-				fmt.Fprintf(out, "  %2d) %s\n", i+1, deal.Describe(&g, a))
-			}
-			var choice deal.Action
-			for {
-				fmt.Fprint(out, "> ")
-				if !sc.Scan() {
-					fmt.Fprintln(out, "\nno more input: game abandoned")
-					return dealSaveRecord(recordPath, rec)
-				}
-				text := strings.TrimSpace(sc.Text())
-				switch text {
-				case "q", "quit":
-					fmt.Fprintln(out, "game abandoned")
-					return dealSaveRecord(recordPath, rec)
-				case "?", "h", "help":
-					dealHelp(out, rules)
-					continue
-				}
-				n, err := strconv.Atoi(text)
-				if err != nil || n < 1 || n > len(legal) {
-					fmt.Fprintf(out, "type a number from 1 to %d (? shows the rules, q quits)\n", len(legal))
-					continue
-				}
-				choice = legal[n-1]
-				break
-			}
-			if err := g.Apply(choice); err != nil {
-				return err
-			}
-			rec.Actions = append(rec.Actions, rules.ActionString(choice))
-		} else {
-			is, ab, a, err := agent.Decide(&g, rng)
-			if err != nil {
-				return err
-			}
-			// The turn the move is played in, as the headers count.
-			fmt.Fprintf(out, "turn %d  %s\n", g.Turn()+1, dealAgentMove(&g, agent, is, ab, a, reveal, paint))
-			if err := g.Apply(a); err != nil {
-				return err
-			}
-			rec.Actions = append(rec.Actions, rules.ActionString(a))
-		}
-		if h := dealHand(&g, human); h != handBefore {
-			if drawn := dealDrawn(rules, handBefore, h); drawn != "" {
-				fmt.Fprintf(out, "You draw: %s\n", drawn)
+	handBefore := dealHand(g, human)
+	// The person's hand grows only when their streak starts, that is
+	// after a move of the agent's (or at its last one), so it is looked
+	// at once the agent has played.
+	drawn := func() {
+		if h := dealHand(g, human); h != handBefore {
+			if d := dealDrawn(rules, handBefore, h); d != "" {
+				fmt.Fprintf(out, "You draw: %s\n", d)
 			}
 			handBefore = h
 		}
 	}
+	for {
+		err := m.AgentPlays(func(g *deal.Game, mv deal.AgentMove) {
+			// The turn the move is played in, as the headers count.
+			fmt.Fprintf(out, "turn %d  %s\n", g.Turn()+1, dealAgentMove(g, agent, mv, reveal, paint))
+		})
+		if err != nil {
+			return err
+		}
+		drawn()
+		if g.Over() {
+			break
+		}
+		dealShow(out, g, human, paint)
+		legal = g.Legal(legal[:0])
+		for i, a := range legal {
+			fmt.Fprintf(out, "  %2d) %s\n", i+1, deal.Describe(g, a))
+		}
+		var choice deal.Action
+		for {
+			fmt.Fprint(out, "> ")
+			if !sc.Scan() {
+				fmt.Fprintln(out, "\nno more input: game abandoned")
+				return save()
+			}
+			text := strings.TrimSpace(sc.Text())
+			switch text {
+			case "q", "quit":
+				fmt.Fprintln(out, "game abandoned")
+				return save()
+			case "?", "h", "help":
+				dealHelp(out, rules)
+				continue
+			}
+			n, err := strconv.Atoi(text)
+			if err != nil || n < 1 || n > len(legal) {
+				fmt.Fprintf(out, "type a number from 1 to %d (? shows the rules, q quits)\n", len(legal))
+				continue
+			}
+			choice = legal[n-1]
+			break
+		}
+		if err := m.Play(choice); err != nil {
+			return err
+		}
+		drawn()
+	}
 	res := g.Result()
-	dealShow(out, &g, human, paint)
+	dealShow(out, g, human, paint)
 	switch {
 	case res.End == deal.EndWin && res.Winner == human:
 		fmt.Fprintln(out, paint.paint(ansiBold, fmt.Sprintf("You win after %d turns!", g.Turn())))
@@ -242,21 +243,7 @@ func dealPlay(in io.Reader, out io.Writer, rules *deal.Rules, agent deal.Seat, s
 	default:
 		fmt.Fprintln(out, "Draw: the deck and both hands are empty.")
 	}
-	return dealSaveRecord(recordPath, rec)
-}
-
-func dealSaveRecord(path string, rec deal.Record) error {
-	if path == "" {
-		return nil
-	}
-	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("deal: %w", err)
-	}
-	return nil
+	return save()
 }
 
 // dealHand is a player's hand as counts per card kind.

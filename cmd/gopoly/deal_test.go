@@ -249,3 +249,30 @@ func TestDealPlayColour(t *testing.T) {
 		t.Error("the coloured transcript says something else than the plain one")
 	}
 }
+
+// The training figures are drawn from the metrics file: one file per
+// figure, and none without metrics.
+func TestDealPlotMetrics(t *testing.T) {
+	tr, err := deal.NewTrainer(deal.Small(), deal.Params{Sims: 2, Epsilon: 0.1, Buffer: 4, Seed: 11, Batch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(t.Context(), 8, nil); err != nil {
+		t.Fatal(err)
+	}
+	ms := []deal.Metrics{tr.Metrics(10, 1), tr.Metrics(10, 1)}
+	dir := t.TempDir()
+	if files, err := dealPlotMetrics(dir, "svg", nil); err != nil || len(files) != 0 {
+		t.Fatalf("no metrics: %v %v", files, err)
+	}
+	files, err := dealPlotMetrics(dir, "svg", ms)
+	if err != nil || len(files) != 4 {
+		t.Fatalf("plots %v %v", files, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil || !bytes.Contains(data, []byte("<svg")) {
+			t.Fatalf("%s: %v, not an SVG", f, err)
+		}
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/deal"
@@ -187,18 +186,8 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
-	var bar *progressbar.ProgressBar
-	if isTerminal(stderr) {
-		bar = progressbar.NewOptions(o.games,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("training"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("games"),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
+	bar := newProgress(stderr, o.games, "training")
+	if bar != nil {
 		bar.Set(tr.Done())
 	}
 	start, cpu0 := time.Now(), cpuTime()
@@ -292,7 +281,7 @@ func runDealTrain(cmd *cobra.Command, o dealTrainOpts) error {
 	if err != nil {
 		return err
 	}
-	if sum.Figures, err = deal.PlotMetrics(o.out, o.plotExt, ms); err != nil {
+	if sum.Figures, err = dealPlotMetrics(o.out, o.plotExt, ms); err != nil {
 		return err
 	}
 	sum.WallSeconds = time.Since(start).Seconds()

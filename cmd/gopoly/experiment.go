@@ -44,6 +44,23 @@ func parseShard(s string) (int, int, error) {
 	return i, n, nil
 }
 
+// checkRun checks, before a run of games starts, what experiment run
+// and tune are given alike: that the bots can play here, --workers and
+// --shard (returned as i of N). Problems are bad input.
+func checkRun(cmd *cobra.Command, bots []string, workers int, shard string) (int, int, error) {
+	if err := ready(cmd, bots); err != nil {
+		return 0, 0, err
+	}
+	if err := checkWorkers(cmd, workers); err != nil {
+		return 0, 0, err
+	}
+	si, sn, err := parseShard(shard)
+	if err != nil {
+		return 0, 0, usageErr(err)
+	}
+	return si, sn, nil
+}
+
 // dirErr maps the arena's errors about directories (one that does not
 // fit, or one another process is writing) to bad input.
 func dirErr(err error) error {
@@ -105,15 +122,9 @@ run with an error (exit 1), keeping the games before it.`,
 					bots = append(bots, seat.Bot)
 				}
 			}
-			if err := ready(cmd, bots); err != nil {
-				return err
-			}
-			if err := checkWorkers(cmd, workers); err != nil {
-				return err
-			}
-			si, sn, err := parseShard(shard)
+			si, sn, err := checkRun(cmd, bots, workers, shard)
 			if err != nil {
-				return usageErr(err)
+				return err
 			}
 			if out == "" {
 				out = filepath.Join("runs", e.Name)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -37,11 +35,7 @@ bot cannot finish (an action the rules refuse: a bug) stops the run too;
 the games finished before it are reported, then the error (exit 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rules, err := loadRules(cmd, rulesPath, &maxRounds)
-			if err != nil {
-				return err
-			}
-			params, err := loadParams(paramsPath)
+			rules, params, err := loadGames(cmd, rulesPath, &maxRounds, paramsPath)
 			if err != nil {
 				return err
 			}
@@ -84,12 +78,8 @@ the games finished before it are reported, then the error (exit 1).`,
 			if bar != nil {
 				bar.Finish()
 			}
-			interrupted := errors.Is(err, context.Canceled)
 			if err != nil && tally.Games() == 0 {
-				if interrupted {
-					return &exitError{code: 130, err: errors.New("sim: interrupted before any game finished")}
-				}
-				return err
+				return gamesStopped(cmd, err, 0, games)
 			}
 			s := tally.Summary(c)
 			s.Seconds, s.CPUSeconds, s.Workers = wall, cpu, c.Workers
@@ -106,13 +96,7 @@ the games finished before it are reported, then the error (exit 1).`,
 			} else {
 				printSummary(cmd, s, rules.MaxRounds)
 			}
-			switch {
-			case interrupted:
-				return &exitError{code: 130, err: fmt.Errorf("interrupted: %d of %d games played and reported", s.Games, games)}
-			case err != nil:
-				return fmt.Errorf("%w\n(the %d games finished before it are reported above)", err, s.Games)
-			}
-			return nil
+			return gamesStopped(cmd, err, s.Games, games)
 		},
 	}
 	f := cmd.Flags()

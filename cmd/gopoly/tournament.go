@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,11 +54,7 @@ before it are written and reported, then the error (exit 1).`,
 			if err := lf.apply(cmd); err != nil {
 				return err
 			}
-			rules, err := loadRules(cmd, rulesPath, &maxRounds)
-			if err != nil {
-				return err
-			}
-			params, err := loadParams(paramsPath)
+			rules, params, err := loadGames(cmd, rulesPath, &maxRounds, paramsPath)
 			if err != nil {
 				return err
 			}
@@ -135,7 +130,6 @@ before it are written and reported, then the error (exit 1).`,
 			}
 			// Whatever stopped the run, the games finished before it are
 			// written and reported.
-			interrupted := errors.Is(playErr, context.Canceled)
 			if jsonl != nil {
 				if err := jsonl.Flush(); err != nil {
 					return fmt.Errorf("tournament: %w", err)
@@ -145,10 +139,7 @@ before it are written and reported, then the error (exit 1).`,
 				}
 			}
 			if tally.Games() == 0 {
-				if interrupted {
-					return &exitError{code: 130, err: errors.New("tournament: interrupted before any game finished")}
-				}
-				return playErr
+				return gamesStopped(cmd, playErr, 0, games)
 			}
 			s := tally.Summary(resamples)
 			if outDir != "" {
@@ -163,13 +154,7 @@ before it are written and reported, then the error (exit 1).`,
 			} else {
 				printTournament(cmd.OutOrStdout(), t, s, tally, wall, cpu)
 			}
-			switch {
-			case interrupted:
-				return &exitError{code: 130, err: fmt.Errorf("interrupted: %d of %d games played and reported", s.Games, games)}
-			case playErr != nil:
-				return fmt.Errorf("%w\n(the %d games finished before it are reported above)", playErr, s.Games)
-			}
-			return nil
+			return gamesStopped(cmd, playErr, s.Games, games)
 		},
 	}
 	f := cmd.Flags()

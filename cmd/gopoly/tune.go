@@ -51,15 +51,9 @@ merges and writes the outputs.`,
 			if err != nil {
 				return usageErr(err)
 			}
-			if err := ready(cmd, t.Seats()); err != nil {
-				return err
-			}
-			if err := checkWorkers(cmd, workers); err != nil {
-				return err
-			}
-			si, sn, err := parseShard(shard)
+			si, sn, err := checkRun(cmd, t.Seats(), workers, shard)
 			if err != nil {
-				return usageErr(err)
+				return err
 			}
 			if out == "" {
 				out = filepath.Join("runs", t.Name)
