@@ -77,13 +77,23 @@ func (b *Baseline) forget(r *monopoly.Rules) {
 type idle struct {
 	owned, mortgaged uint64
 	houses, hotels   int
-	cash             int // 0: nothing recorded
+	built            uint64 // its own buildings (builtOn): the bank's supply can be back where it was after it built
+	cash             int    // 0: nothing recorded
 }
 
 func (b *Baseline) idleAt(v monopoly.View, owned uint64, cash int) bool {
 	i := &b.idle
 	return cash < i.cash && owned == i.owned && v.MortgagedMask() == i.mortgaged &&
-		v.HouseSupply() == i.houses && v.HotelSupply() == i.hotels
+		v.HouseSupply() == i.houses && v.HotelSupply() == i.hotels && builtOn(v, b.groups.streets) == i.built
+}
+
+// builtOn fingerprints the buildings on the streets of mask.
+func builtOn(v monopoly.View, mask uint64) uint64 {
+	var h uint64
+	for m := mask; m != 0; m &= m - 1 {
+		h = h*7 + uint64(v.Houses(bits.TrailingZeros64(m)))
+	}
+	return h
 }
 
 // noTrade records why a trade search found nothing, so that it is not run
@@ -228,23 +238,23 @@ func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
 	case Strategic(v, me, sq):
 		value *= b.P.BidBlocks
 	}
-	if r.Squares[sq].Kind == monopoly.KindStreet {
-		before := worth.HoldingsOf(v)
-		stake := 0.0
-		for p := range v.Players() {
-			if v.Bankrupt(p) {
-				continue
-			}
-			after := before.Give(1<<sq, p)
-			d := b.table(r).Stakes(&before, &after, p, 1<<sq)
-			if p == me {
-				stake = max(stake, b.stretch()*d)
-			} else {
-				stake = max(stake, d/2)
-			}
+	t := b.table(r)
+	before := worth.HoldingsOf(v)
+	stake := 0.0
+	for p := range v.Players() {
+		if v.Bankrupt(p) {
+			continue
 		}
-		value = max(value, price+bias*stake)
+		after := before.Give(1<<sq, p)
+		d := bias*t.Stakes(&before, &after, p, 1<<sq) +
+			worth.IncomeTurns(v, p)*(t.Income(after[p])-t.Income(before[p]))
+		if p == me {
+			stake = max(stake, b.stretch()*d)
+		} else {
+			stake = max(stake, d/2)
+		}
 	}
+	value = max(value, price+stake)
 	return min(int(value), v.Cash(me)-b.P.CompleteReserve)
 }
 
@@ -337,7 +347,8 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 		need = min(need, n)
 	}
-	b.idle = idle{owned: owned, mortgaged: v.MortgagedMask(), houses: v.HouseSupply(), hotels: v.HotelSupply(), cash: need}
+	b.idle = idle{owned: owned, mortgaged: v.MortgagedMask(), houses: v.HouseSupply(), hotels: v.HotelSupply(),
+		built: builtOn(v, b.groups.streets), cash: need}
 	return monopoly.Action{Kind: monopoly.ActContinue, Player: me}
 }
 
@@ -566,6 +577,8 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 	after := before.Move(in, other, me).Move(out, me, other)
 	t := b.table(r)
 	gain += bias * (b.stretch()*t.Stakes(&before, &after, me, in|out) - t.Stakes(&before, &after, other, in|out))
+	gain += worth.IncomeTurns(v, me)*(t.Income(after[me])-t.Income(before[me])) -
+		worth.IncomeTurns(v, other)*(t.Income(after[other])-t.Income(before[other]))/2
 	gain += trade.JailCardValue * float64(bits.OnesCount8(cardsIn)-bits.OnesCount8(cardsOut))
 	return gain
 }

@@ -149,11 +149,14 @@ func answerWith(t *testing.T, g *monopoly.Game, o monopoly.TradeOffer, p agent.P
 }
 
 // completing is what handing over the street that completes a rival's
-// group costs a baseline at least: the street's price and the rise of
-// the rival's stake from a street short (held by another, worth.Share
-// 0.2) to the whole group.
+// group costs a baseline at least, in a 3-player game with no round
+// limit: the street's price, the rise of the rival's stake from a street
+// short (held by another, worth.Share 0.2) to the whole group, and the
+// street's rent for IncomeRounds rounds of two opponents, lost to it and
+// half counted again as the rival's gain.
 func completing(r *monopoly.Rules, sq int) int {
-	return r.Squares[sq].Price + int(math.Ceil(0.8*worth.Monopoly(r, r.Squares[sq].Group)))
+	rent := 1.5 * float64(2*worth.IncomeRounds) * worth.Of(r).Income(1<<sq)
+	return r.Squares[sq].Price + int(math.Ceil(0.8*worth.Monopoly(r, r.Squares[sq].Group)+rent))
 }
 
 // The baseline refuses to hand over the last orange for a utility or its
@@ -258,15 +261,16 @@ func railPosition(t *testing.T, doc string) *monopoly.Game {
 	for _, n := range []string{"Reading Railroad", "Pennsylvania Railroad", "B&O Railroad", "Short Line Railroad"} {
 		props = append(props, monopolytest.Owned{Name: n, Owner: 0})
 	}
-	return monopolytest.Position(t, monopolytest.Rules(t, doc), 0, []int{1500, 1500, 1500}, props...)
+	return monopolytest.Position(t, monopolytest.Rules(t, doc), 0, []int{1500, 6000, 1500}, props...)
 }
 
-// The baseline's own valuation prices a railroad at its printed price,
-// blind to the set it breaks up; trade.Fair is not. Selling one of its
-// four railroads for a little more than its price would lose a third of
-// the set's worth, and it refuses, while a price that pays for most of
-// the loss is taken. Sealed, it names at least such a price; offered too
-// little where counter-offers are allowed, it counters with one.
+// Selling one of its four railroads for a little more than its price
+// would lose a third of the set's worth (trade.Fair, the judge, refuses
+// it too), and for the price and a half it would still lose the rent the
+// set earns: $200 a landing for four, $100 for three, over IncomeRounds
+// rounds of two opponents. A price that pays for that rent is taken.
+// Sealed, it names at least such a price; offered too little where
+// counter-offers are allowed, it counters with one.
 func TestBaselineNoRailroadGift(t *testing.T) {
 	r := railPosition(t, "").Rules()
 	reading := uint64(1) << monopolytest.Square(t, r, "Reading Railroad")
@@ -275,16 +279,23 @@ func TestBaselineNoRailroadGift(t *testing.T) {
 		_, bad := monopolytest.Lopsided(g, 0, o)
 		return bad
 	}
+	rails := railPosition(t, "").OwnedMask(0)
+	tw := worth.Of(r)
+	rent := float64(2*worth.IncomeRounds) * (tw.Income(rails) - tw.Income(rails&^reading))
+	if rent < 1000 {
+		t.Fatalf("the fourth railroad earns its set $%.0f over %d rounds", rent, worth.IncomeRounds)
+	}
 	for _, c := range []struct {
-		cash int64
-		want monopoly.ActionKind
-	}{{210, monopoly.ActRejectTrade}, {300, monopoly.ActAcceptTrade}} {
+		cash     int64
+		want     monopoly.ActionKind
+		lopsided bool // to the judge
+	}{{210, monopoly.ActRejectTrade, true}, {300, monopoly.ActRejectTrade, false}, {int64(200 + 1.5*rent), monopoly.ActAcceptTrade, false}} {
 		o := monopoly.TradeOffer{To: 0, GiveCash: c.cash, GetSquares: reading}
 		a, g := answer(t, railPosition(t, ""), o)
 		if a.Kind != c.want {
 			t.Errorf("$%d for Reading Railroad: %s, want %s", c.cash, a.Kind, c.want)
 		}
-		if lopsided := judge(g, o); lopsided != (c.want == monopoly.ActRejectTrade) {
+		if lopsided := judge(g, o); lopsided != c.lopsided {
 			t.Errorf("$%d for Reading Railroad: the judge finds it lopsided: %v; the test position is wrong", c.cash, lopsided)
 		}
 	}
@@ -393,7 +404,7 @@ func leastTaken(t *testing.T, g *monopoly.Game, sell uint64, p agent.Params) int
 // nothing.
 func mostPaid(t *testing.T, g *monopoly.Game, buy uint64, p agent.Params) int64 {
 	t.Helper()
-	return int64(sort.Search(1499, func(i int) bool {
+	return int64(sort.Search(g.Cash(0)-1, func(i int) bool {
 		a, _ := answerWith(t, g, monopoly.TradeOffer{To: 0, GetCash: int64(i + 1), GiveSquares: buy}, p)
 		return a.Kind != monopoly.ActAcceptTrade
 	}))
@@ -451,7 +462,7 @@ func TestBaselineValuationBias(t *testing.T) {
 // and in a trade.
 func TestBaselineStretchBudget(t *testing.T) {
 	stretch := func(x float64) agent.Params { return with(func(p *agent.Params) { p.StretchBudget = x }) }
-	g := redPosition(t, 1500, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0},
+	g := redPosition(t, 3000, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0}, monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0},
 		monopolytest.Owned{Name: "Illinois Avenue", Owner: 1})
 	r := g.Rules()
 	illinois := monopolytest.Square(t, r, "Illinois Avenue")
@@ -481,10 +492,12 @@ func TestBaselineStretchBudget(t *testing.T) {
 
 // property_weight: weighed against cash, property counts for more with a
 // larger weight (it sells dearer) and for less with a smaller one (it
-// buys cheaper).
+// buys cheaper). The yellow bought is no step to a group (a third player
+// holds the others), so that its price and rent alone are at stake.
 func TestBaselinePropertyWeight(t *testing.T) {
 	weight := func(x float64) agent.Params { return with(func(p *agent.Params) { p.PropertyWeight = x }) }
-	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0}, monopolytest.Owned{Name: "Atlantic Avenue", Owner: 1})
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Illinois Avenue", Owner: 0}, monopolytest.Owned{Name: "Atlantic Avenue", Owner: 1},
+		monopolytest.Owned{Name: "Ventnor Avenue", Owner: 2}, monopolytest.Owned{Name: "Marvin Gardens", Owner: 2})
 	r := g.Rules()
 	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
 	atlantic := uint64(1) << monopolytest.Square(t, r, "Atlantic Avenue")

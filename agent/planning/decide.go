@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/gopoly/gopoly/agent/bots"
-	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -68,10 +67,15 @@ func (pl *Planner) plans(v monopoly.View, d monopoly.Decision) bool {
 func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	cs := pl.withDefault(v, d)
+	if cs[0].acts[0].Kind == monopoly.ActBuy {
+		// What the baseline buys it buys: declining to win the auction
+		// for less pays only against bidders as cautious as its model of
+		// them, and outside players bid the price and more.
+		return cs[0].acts[0]
+	}
 	if v.Cash(me)-d.Amount >= pl.P.CashReserve {
 		cs = alternative(cs, act(monopoly.ActBuy, me, 0))
 	}
-	cs = alternative(cs, act(monopoly.ActDecline, me, 0))
 	return pl.choose(v, cs)
 }
 
@@ -139,8 +143,11 @@ func (pl *Planner) decideJail(v monopoly.View, d monopoly.Decision) monopoly.Act
 	return pl.choose(v, cs)
 }
 
-// decideTrade answers an offer by rollouts, accepting only what
-// trade.Fair allows (as the default, the baseline's answer, does). Under
+// decideTrade answers an offer by rollouts where the baseline would
+// accept it: they may find it a mistake and reject it, but never accept
+// what the valuation refuses (a sale's loss, the rent the property no
+// longer earns, is spread over more rounds than a rollout plays, and a
+// few rollouts' noise would otherwise sell the board piece by piece). Under
 // sealed deals the proposer's limit is hidden (a fork sets it to 0), so
 // no rollout can settle the deal: it answers from its valuation alone, as
 // the baseline does, with the least it takes for what changes hands (the
@@ -152,10 +159,10 @@ func (pl *Planner) decideTrade(v monopoly.View, d monopoly.Decision) monopoly.Ac
 		return pl.fallback(v, me).Decide(v, d)
 	}
 	cs := pl.withDefault(v, d)
-	cs = alternative(cs, act(monopoly.ActRejectTrade, me, 0))
-	if trade.Fair(v, me, v.PendingOffer()) {
-		cs = alternative(cs, act(monopoly.ActAcceptTrade, me, 0))
+	if cs[0].acts[0].Kind != monopoly.ActAcceptTrade {
+		return cs[0].acts[0]
 	}
+	cs = alternative(cs, act(monopoly.ActRejectTrade, me, 0))
 	return pl.choose(v, cs)
 }
 

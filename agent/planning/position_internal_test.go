@@ -99,14 +99,14 @@ func TestRolloutsFindTheBetterAction(t *testing.T) {
 	})
 }
 
-// With $1,500 the planner buys the street that completes its oranges from
-// the opponent holding it (the baseline would wait until it had the price,
-// its reserve and a house on each street, about $1,600),
-// at a price that opponent accepts, and pays no more than it must. The
+// With $2,500 the planner buys the street that completes its oranges from
+// the opponent holding it, at a price that opponent accepts (about $1,470:
+// the street, the group it completes and the rent it no longer earns),
+// and pays no more than it must. The
 // rollouts play to the end: 20 rounds (the default horizon) show little
 // of what a monopoly bought now is worth.
 func TestPlannerBuysTheMissingStreet(t *testing.T) {
-	g := setup(t, [4]int{1500, 300, 1500, 1500}, map[string]int{
+	g := setup(t, [4]int{2500, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
 	p := PlanningParams()
@@ -161,10 +161,13 @@ func TestAdaptivePlansWhatMatters(t *testing.T) {
 		{"a street nobody needs, with cash", 1500, nil, 200, false, monopoly.ActBuy},
 		{"a street nobody needs, cash tight: cautious declines", 450, nil, 500, false, monopoly.ActDecline},
 		{"the same, not tight: the baseline buys", 450, nil, 0, false, monopoly.ActBuy},
-		// Rollouts decide these (buying or winning the auction that
-		// follows are close): any answer.
-		{"the last red of its group", 1500, map[string]int{"Kentucky Avenue": 0, "Indiana Avenue": 0}, 200, true, monopoly.ActNone},
-		{"the last red of an opponent's group", 1500, map[string]int{"Kentucky Avenue": 1, "Indiana Avenue": 1}, 200, true, monopoly.ActNone},
+		// What the baseline buys it buys, without rollouts: declining
+		// for a cheaper auction pays only against cautious bidders.
+		{"the last red of its group", 1500, map[string]int{"Kentucky Avenue": 0, "Indiana Avenue": 0}, 200, false, monopoly.ActBuy},
+		{"the last red of an opponent's group", 1500, map[string]int{"Kentucky Avenue": 1, "Indiana Avenue": 1}, 200, false, monopoly.ActBuy},
+		// Where the cautious player would decline, rollouts decide
+		// (buying, or winning the auction that follows): any answer.
+		{"the last red of an opponent's group, cash tight", 350, map[string]int{"Kentucky Avenue": 1, "Indiana Avenue": 1}, 500, true, monopoly.ActNone},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -203,7 +206,7 @@ func TestNothingToDoNoRollouts(t *testing.T) {
 // less would fail.
 func TestSealedProposal(t *testing.T) {
 	r := monopolytest.Rules(t, "deal_protocol: sealed")
-	g := setupWith(t, r, [4]int{1500, 300, 1500, 1500}, map[string]int{
+	g := setupWith(t, r, [4]int{2000, 300, 1500, 1500}, map[string]int{
 		"St. James Place": 0, "Tennessee Avenue": 0, "New York Avenue": 1,
 	}, 0, 0)
 	pl := NewPlanner(PlanningParams(), 5)
@@ -235,7 +238,7 @@ func TestSealedProposal(t *testing.T) {
 	if g.OwnedMask(0)&ny == 0 {
 		t.Fatal("the limits did not meet")
 	}
-	if paid := 1500 - g.Cash(0); paid != int(a.Offer.GiveCash) {
+	if paid := 2000 - g.Cash(0); paid != int(a.Offer.GiveCash) {
 		t.Fatalf("paid %d with a limit of %d: the limit is above the seller's", paid, a.Offer.GiveCash)
 	}
 }

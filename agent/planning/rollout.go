@@ -6,6 +6,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/bots"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -253,7 +254,11 @@ func value(p *agent.Params, g *monopoly.Game, q int) float64 {
 	for m := owned; m != 0; m &= m - 1 {
 		printed += r.Squares[bits.TrailingZeros64(m)].Price
 	}
-	return p.NetWorthWeight*float64(g.NetWorth(q)) + p.CashWeight*float64(g.Cash(q)) +
+	// The rent its property earns unbuilt over the rest of the game counts
+	// with its net worth: a rollout of a few rounds would otherwise see a
+	// sale above the printed price as a gain.
+	income := worth.Of(r).Income(owned&^g.MortgagedMask()) * worth.IncomeTurns(g.View(q), q)
+	return p.NetWorthWeight*(float64(g.NetWorth(q))+income) + p.CashWeight*float64(g.Cash(q)) +
 		p.MonopolyWeight*float64(groups) + p.PlanPropertyWeight*float64(printed)
 }
 

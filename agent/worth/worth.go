@@ -27,6 +27,9 @@ const Horizon = 36
 type Table struct {
 	r        *monopoly.Rules
 	monopoly [monopoly.MaxSquares]float64 // by group index
+	land     *Landing
+	railroad uint64 // the railroads, as a mask
+	utility  uint64 // the utilities, as a mask
 }
 
 var tables rulescache.Cache[*Table]
@@ -36,7 +39,15 @@ func Of(r *monopoly.Rules) *Table { return tables.Get(r, measureGroups) }
 
 func measureGroups(r *monopoly.Rules) *Table {
 	m := LandingOf(r)
-	gw := &Table{r: r}
+	gw := &Table{r: r, land: m}
+	for sq := range r.Squares {
+		switch r.Squares[sq].Kind {
+		case monopoly.KindRailroad:
+			gw.railroad |= 1 << sq
+		case monopoly.KindUtility:
+			gw.utility |= 1 << sq
+		}
+	}
 	for gi := range r.Groups {
 		g := &r.Groups[gi]
 		prices, rent := 0.0, 0.0
@@ -206,6 +217,64 @@ func CashFor(c int, value, need float64) int {
 		y = target / (1 + CashPremium)
 	}
 	return int(math.Ceil(y - x - 1e-9))
+}
+
+// Income is the rent per opponent turn that the squares of owned bring
+// as they stand unbuilt: a street its printed rent (what a whole group
+// earns built is its Monopoly worth), a railroad and a utility (on an
+// average roll of 7) by how many of their kind owned holds. Rent is what
+// a property earns where no group is built (often most of a game that
+// runs to its round limit), and what it loses its holder for the rest of
+// the game when sold.
+func (t *Table) Income(owned uint64) float64 {
+	r := t.r
+	rails := bits.OnesCount64(owned & t.railroad)
+	utils := bits.OnesCount64(owned & t.utility)
+	sum := 0.0
+	for m := owned; m != 0; m &= m - 1 {
+		sq := bits.TrailingZeros64(m)
+		s := &r.Squares[sq]
+		rent := 0
+		switch s.Kind {
+		case monopoly.KindStreet:
+			rent = s.Rent[0]
+		case monopoly.KindRailroad:
+			rent = rentAt(r.RailroadRent, rails)
+		case monopoly.KindUtility:
+			rent = 7 * rentAt(r.UtilityMultiplier, utils)
+		}
+		sum += t.land.PerTurn(sq, rent)
+	}
+	return sum
+}
+
+// rentAt is the rent table t's entry for n of a kind held.
+func rentAt(t []int, n int) int {
+	if n <= 0 || len(t) == 0 {
+		return 0
+	}
+	return t[min(n, len(t))-1]
+}
+
+// IncomeRounds is how many rounds of a property's unbuilt rent its holder
+// counts on: about what is left of a game between two sales of the board.
+const IncomeRounds = 100
+
+// IncomeTurns is the number of opponent turns over which player p counts
+// unbuilt rent in v: its live opponents for IncomeRounds rounds, or for
+// the rounds the rules' round limit leaves.
+func IncomeTurns(v monopoly.View, p int) float64 {
+	rounds := IncomeRounds
+	if lim := v.Rules().MaxRounds; lim > 0 {
+		rounds = min(rounds, max(0, lim-v.Round()))
+	}
+	opp := 0
+	for q := range v.Players() {
+		if q != p && !v.Bankrupt(q) {
+			opp++
+		}
+	}
+	return float64(rounds * opp)
 }
 
 // Rules is the rules object the table was made for.

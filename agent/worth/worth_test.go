@@ -1,6 +1,7 @@
 package worth
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -104,5 +105,69 @@ func TestStakes(t *testing.T) {
 	}
 	if got := tb.Stakes(&before, &after, 0, sq("New York Avenue")); got != 0 {
 		t.Errorf("the seller's stake changes by %.1f, want 0 (one of three, the rest held by another)", got)
+	}
+}
+
+// Income counts each property's rent as it stands unbuilt: the same for
+// a street alone or with its group (what the group earns built is its
+// Monopoly worth), and for a railroad by how many railroads are held
+// with it, so that the fourth railroad adds more than a railroad alone
+// (its own $200 and the rise of the other three from $100 to $200).
+func TestIncome(t *testing.T) {
+	r := monopoly.DefaultRules()
+	tw := Of(r)
+	land := LandingOf(r)
+	sq := func(n string) int { return monopolytest.Square(t, r, n) }
+	for _, n := range []string{"Mediterranean Avenue", "Illinois Avenue", "Boardwalk"} {
+		s := sq(n)
+		if got, want := tw.Income(1<<s), land.Prob[s]*RollsPerTurn*float64(r.Squares[s].Rent[0]); got <= 0 || math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s alone earns $%.3f a turn, want $%.3f", n, got, want)
+		}
+	}
+	stj, ten, ny := uint64(1)<<sq("St. James Place"), uint64(1)<<sq("Tennessee Avenue"), uint64(1)<<sq("New York Avenue")
+	if whole, parts := tw.Income(stj|ten|ny), tw.Income(stj)+tw.Income(ten)+tw.Income(ny); whole != parts {
+		t.Errorf("the oranges earn $%.3f together and $%.3f apart", whole, parts)
+	}
+	var rails uint64
+	for _, n := range []string{"Reading Railroad", "Pennsylvania Railroad", "B&O Railroad", "Short Line Railroad"} {
+		rails |= 1 << sq(n)
+	}
+	reading := uint64(1) << sq("Reading Railroad")
+	fourth := tw.Income(rails) - tw.Income(rails&^reading)
+	if alone := tw.Income(reading); fourth < 4*alone {
+		t.Errorf("the fourth railroad adds $%.3f a turn, alone one earns $%.3f", fourth, alone)
+	}
+	if tw.Income(0) != 0 {
+		t.Errorf("nothing earns $%.3f", tw.Income(0))
+	}
+}
+
+// IncomeTurns counts the live opponents' turns for IncomeRounds rounds,
+// fewer when the round limit is nearer.
+func TestIncomeTurns(t *testing.T) {
+	for _, c := range []struct {
+		doc   string
+		round int
+		want  float64
+	}{
+		{"", 1, 3 * IncomeRounds},
+		{"max_rounds: 500", 1, 3 * IncomeRounds},
+		{"max_rounds: 500", 450, 3 * 50},
+		{"max_rounds: 40", 1, 3 * 39},
+	} {
+		r := monopolytest.Rules(t, c.doc)
+		g := monopoly.New(r, 4, 1)
+		// The first legal answer at every decision, to the round; an
+		// opponent gone bankrupt on the way would count no more.
+		var buf []monopoly.Action
+		for g.Round() < c.round && !g.Over() {
+			buf = g.LegalActions(buf[:0])
+			if err := g.Apply(buf[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := IncomeTurns(g.View(0), 0); got != c.want {
+			t.Errorf("%q at round %d: %v opponent turns, want %v", c.doc, g.Round(), got, c.want)
+		}
 	}
 }
