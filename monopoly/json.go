@@ -109,69 +109,126 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	bad := func(field, format string, args ...any) error {
-		return fmt.Errorf("monopoly: game state: %s: %s", field, fmt.Sprintf(format, args...))
+	if err := j.checkSizes(r); err != nil {
+		return nil, err
 	}
+	g := &Game{rules: r}
+	for _, restore := range restoreSections {
+		if err := restore(&j, g); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.validate(); err != nil {
+		return nil, badState(err.field, "%s", err.msg)
+	}
+	return g, nil
+}
+
+// badState is a field of a saved game that the rules cannot read.
+func badState(field, format string, args ...any) error {
+	return fmt.Errorf("monopoly: game state: %s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// checkSizes checks the lengths of the lists and the seats and kinds the
+// state is indexed by, before anything is read through them.
+func (j *gameJSON) checkSizes(r *Rules) error {
 	nsq := len(r.Squares)
 	n := len(j.Players)
 	switch {
 	case n < 2 || n > MaxPlayers:
-		return nil, bad("players", "%d players", n)
+		return badState("players", "%d players", n)
 	case len(j.Owner) != nsq || len(j.Houses) != nsq:
-		return nil, bad("owner", "want %d squares", nsq)
+		return badState("owner", "want %d squares", nsq)
 	case len(j.Decks) != len(r.Decks):
-		return nil, bad("decks", "want %d decks", len(r.Decks))
+		return badState("decks", "want %d decks", len(r.Decks))
 	case len(j.Proposals) > n || len(j.TurnProps) > n:
-		return nil, bad("proposals", "more counts than players")
+		return badState("proposals", "more counts than players")
 	case len(j.Tasks) > maxTasks:
-		return nil, bad("tasks", "too many")
+		return badState("tasks", "too many")
 	case int(j.Current) < 0 || int(j.Current) >= n:
-		return nil, bad("current", "seat %d", j.Current)
+		return badState("current", "seat %d", j.Current)
 	case j.Phase > PhaseAfterRoll:
-		return nil, bad("phase", "%d", j.Phase)
+		return badState("phase", "%d", j.Phase)
 	case j.Pending > DecisionMovement || int(j.Decider) < 0 || int(j.Decider) >= n:
-		return nil, bad("pending", "%d by %d", j.Pending, j.Decider)
+		return badState("pending", "%d by %d", j.Pending, j.Decider)
 	}
-	g := &Game{rules: r}
+	return nil
+}
+
+// restoreSections read the state into a game, in order, each checking
+// what it reads enough that the next can index by it; validate then
+// checks the whole.
+var restoreSections = [...]func(*gameJSON, *Game) error{
+	(*gameJSON).restoreRNG,
+	(*gameJSON).restorePlayers,
+	(*gameJSON).restoreBoard,
+	(*gameJSON).restoreDecks,
+	(*gameJSON).restoreTurn,
+	(*gameJSON).restoreTasks,
+	(*gameJSON).restoreScript,
+}
+
+func (j *gameJSON) restoreRNG(g *Game) error {
 	raw, err := hex.DecodeString(j.RNG)
 	if err != nil {
-		return nil, bad("rng", "%v", err)
+		return badState("rng", "%v", err)
 	}
 	if err := g.rng.UnmarshalBinary(raw); err != nil {
-		return nil, bad("rng", "%v", err)
+		return badState("rng", "%v", err)
 	}
-	g.n = int8(n)
+	return nil
+}
+
+func (j *gameJSON) restorePlayers(g *Game) error {
+	g.n = int8(len(j.Players))
 	for i, p := range j.Players {
-		if int(p.Pos) < 0 || int(p.Pos) >= nsq {
-			return nil, bad(fmt.Sprintf("players[%d].Pos", i), "off the board")
+		if int(p.Pos) < 0 || int(p.Pos) >= len(g.rules.Squares) {
+			return badState(fmt.Sprintf("players[%d].Pos", i), "off the board")
 		}
 		g.p[i] = p
 	}
+	return nil
+}
+
+// restoreBoard reads who owns each square and what stands on it.
+func (j *gameJSON) restoreBoard(g *Game) error {
 	for i := range g.owner {
 		g.owner[i] = -1
 	}
-	for sq := range nsq {
+	for sq := range g.rules.Squares {
 		o := j.Owner[sq]
-		if o >= int8(n) || o < -1 || (o >= 0 && !r.Squares[sq].Ownable()) {
-			return nil, bad(fmt.Sprintf("owner[%d]", sq), "%d", o)
+		if o >= g.n || o < -1 || (o >= 0 && !g.rules.Squares[sq].Ownable()) {
+			return badState(fmt.Sprintf("owner[%d]", sq), "%d", o)
 		}
 		if j.Houses[sq] < 0 || j.Houses[sq] > 5 {
-			return nil, bad(fmt.Sprintf("houses[%d]", sq), "%d", j.Houses[sq])
+			return badState(fmt.Sprintf("houses[%d]", sq), "%d", j.Houses[sq])
 		}
 		g.setOwner(sq, o)
 		g.houses[sq] = j.Houses[sq]
 	}
+	return nil
+}
+
+// restoreDecks reads the order of the cards left in each deck.
+func (j *gameJSON) restoreDecks(g *Game) error {
 	for d, ds := range j.Decks {
-		if int(ds.N) > len(r.Decks[d].Cards) || int(ds.Top) >= MaxDeckCards {
-			return nil, bad(fmt.Sprintf("decks[%d]", d), "bad size")
+		cards := len(g.rules.Decks[d].Cards)
+		if int(ds.N) > cards || int(ds.Top) >= MaxDeckCards {
+			return badState(fmt.Sprintf("decks[%d]", d), "bad size")
 		}
 		for k := range int(ds.N) {
-			if int(ds.Cards[(int(ds.Top)+k)%MaxDeckCards]) >= len(r.Decks[d].Cards) {
-				return nil, bad(fmt.Sprintf("decks[%d]", d), "unknown card")
+			if int(ds.Cards[(int(ds.Top)+k)%MaxDeckCards]) >= cards {
+				return badState(fmt.Sprintf("decks[%d]", d), "unknown card")
 			}
 		}
 		g.decks[d] = ds
 	}
+	return nil
+}
+
+// restoreTurn reads the bank, the turn and the pending decision; validate
+// checks them against each other.
+func (j *gameJSON) restoreTurn(g *Game) error {
 	g.mortgaged, g.houseSupply, g.hotelSupply, g.jackpot = j.Mortgaged, j.HouseSupply, j.HotelSupply, j.Jackpot
 	g.cur, g.doubles, g.phase, g.rollAgain, g.jailedNow = j.Current, j.Doubles, j.Phase, j.RollAgain, j.JailedNow
 	g.lastRoll, g.round, g.turn, g.landings, g.counters = j.LastRoll, j.Round, j.Turn, j.Landings, j.Counters
@@ -179,47 +236,70 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	copy(g.turnProps[:], j.TurnProps)
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
+	return nil
+}
+
+// restoreTasks reads the tasks the engine has yet to run; a program's
+// must point into its program.
+func (j *gameJSON) restoreTasks(g *Game) error {
+	r := g.rules
 	for i, t := range j.Tasks {
-		if t.Kind < taskOps || t.Kind > taskMovement || int(t.Player) < 0 || int(t.Player) >= n ||
-			int(t.Square) < 0 || int(t.Square) >= nsq {
-			return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid task")
+		if t.Kind < taskOps || t.Kind > taskMovement || !g.seat(t.Player) ||
+			int(t.Square) < 0 || int(t.Square) >= len(r.Squares) {
+			return badState(fmt.Sprintf("tasks[%d]", i), "invalid task")
 		}
-		if t.Kind == taskOps {
-			if t.Deck >= 0 && (int(t.Deck) >= len(r.Decks) || int(t.Card) >= len(r.Decks[t.Deck].Cards) ||
-				int(t.PC) >= len(r.Decks[t.Deck].Cards[t.Card].Program)) ||
-				t.Deck < 0 && int(t.PC) >= len(r.Squares[t.Square].Program) {
-				return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid program position")
-			}
+		if t.Kind == taskOps && !t.inProgram(r) {
+			return badState(fmt.Sprintf("tasks[%d]", i), "invalid program position")
 		}
 		g.tasks[i] = task{t.Kind, t.Player, t.Square, t.Deck, t.Card, t.PC, t.To, t.Reason, t.RentMul, t.Amount}
 	}
 	g.nt = int8(len(j.Tasks))
+	return nil
+}
+
+// inProgram reports whether a program task's position is in its program:
+// a card's, or (Deck < 0) its square's.
+func (t *taskJSON) inProgram(r *Rules) bool {
+	if t.Deck < 0 {
+		return int(t.PC) < len(r.Squares[t.Square].Program)
+	}
+	return int(t.Deck) < len(r.Decks) && int(t.Card) < len(r.Decks[t.Deck].Cards) &&
+		int(t.PC) < len(r.Decks[t.Deck].Cards[t.Card].Program)
+}
+
+// restoreScript reads the scripted dice of a prepared game, and the last
+// roll of the speed die.
+func (j *gameJSON) restoreScript(g *Game) error {
 	if j.Scripted {
-		if j.DicePos < 0 || j.DicePos > len(j.Dice) {
-			return nil, bad("dice_pos", "%d", j.DicePos)
-		}
-		for i, d := range j.Dice {
-			if d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
-				return nil, bad(fmt.Sprintf("dice[%d]", i), "%v is not a pair of dice", d)
-			}
-		}
-		for i, f := range j.SpeedDice {
-			if f < SpeedNone || f > SpeedBus {
-				return nil, bad(fmt.Sprintf("speed_dice[%d]", i), "%d is not a speed die face", f)
-			}
-		}
-		if j.SpeedMiss < 0 || j.SpeedMiss > j.DicePos {
-			return nil, bad("speed_miss", "%d", j.SpeedMiss)
+		if err := j.checkScript(); err != nil {
+			return err
 		}
 		g.script = &diceScript{dice: j.Dice, speed: j.SpeedDice, pos: j.DicePos, miss: j.SpeedMiss}
 	}
 	if g.lastSpeed = j.LastSpeed; g.lastSpeed < 0 || g.lastSpeed > SpeedBus {
-		return nil, bad("last_speed_die", "%d is not a speed die face", g.lastSpeed)
+		return badState("last_speed_die", "%d is not a speed die face", g.lastSpeed)
 	}
-	if err := g.validate(); err != nil {
-		return nil, bad(err.field, "%s", err.msg)
+	return nil
+}
+
+func (j *gameJSON) checkScript() error {
+	if j.DicePos < 0 || j.DicePos > len(j.Dice) {
+		return badState("dice_pos", "%d", j.DicePos)
 	}
-	return g, nil
+	for i, d := range j.Dice {
+		if d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
+			return badState(fmt.Sprintf("dice[%d]", i), "%v is not a pair of dice", d)
+		}
+	}
+	for i, f := range j.SpeedDice {
+		if f < SpeedNone || f > SpeedBus {
+			return badState(fmt.Sprintf("speed_dice[%d]", i), "%d is not a speed die face", f)
+		}
+	}
+	if j.SpeedMiss < 0 || j.SpeedMiss > j.DicePos {
+		return badState("speed_miss", "%d", j.SpeedMiss)
+	}
+	return nil
 }
 
 // tradeJSON is a TradeOffer as viewers and saved games read it: squares

@@ -6,7 +6,7 @@ import "fmt"
 // and why.
 type stateError struct{ field, msg string }
 
-func badState(field, format string, args ...any) *stateError {
+func invalid(field, format string, args ...any) *stateError {
 	return &stateError{field, fmt.Sprintf(format, args...)}
 }
 
@@ -69,15 +69,15 @@ func (g *Game) validPlayers() *stateError {
 		f := fmt.Sprintf("players[%d]", i)
 		switch {
 		case p.Cash < 0:
-			return badState(f+".Cash", "negative")
+			return invalid(f+".Cash", "negative")
 		case p.JailTurns < 0 || int(p.JailTurns) > r.JailTurns || int(p.JailTurns) == r.JailTurns && !g.finingInJail(i):
-			return badState(f+".JailTurns", "%d", p.JailTurns)
+			return invalid(f+".JailTurns", "%d", p.JailTurns)
 		case p.InJail && int(p.Pos) != r.JailSquare:
-			return badState(f+".InJail", "in jail away from the jail square")
+			return invalid(f+".InJail", "in jail away from the jail square")
 		case int(p.JailCards)>>len(r.keepCards) != 0 || p.JailCards&held != 0:
-			return badState(f+".JailCards", "unknown or doubly held card")
+			return invalid(f+".JailCards", "unknown or doubly held card")
 		case p.Bankrupt && (g.owned[i] != 0 || p.Cash != 0 || p.JailCards != 0):
-			return badState(f+".Bankrupt", "a bankrupt player holds nothing")
+			return invalid(f+".Bankrupt", "a bankrupt player holds nothing")
 		}
 		held |= p.JailCards
 	}
@@ -103,7 +103,7 @@ func (g *Game) validDecks() *stateError {
 				want = 0
 			}
 			if count[c] != want {
-				return badState(fmt.Sprintf("decks[%d]", d), "card %s appears %d times, want %d", card.ID, count[c], want)
+				return invalid(fmt.Sprintf("decks[%d]", d), "card %s appears %d times, want %d", card.ID, count[c], want)
 			}
 		}
 	}
@@ -117,14 +117,14 @@ func (g *Game) validProperties() *stateError {
 	for sq := range r.Squares {
 		h, o := g.houses[sq], g.owner[sq]
 		if h > 0 && (r.Squares[sq].Kind != KindStreet || o < 0 || g.Mortgaged(sq)) {
-			return badState(fmt.Sprintf("houses[%d]", sq), "buildings need an owned, unmortgaged street")
+			return invalid(fmt.Sprintf("houses[%d]", sq), "buildings need an owned, unmortgaged street")
 		}
 		if g.Mortgaged(sq) && o < 0 {
-			return badState("mortgaged", "square %d is mortgaged but unowned", sq)
+			return invalid("mortgaged", "square %d is mortgaged but unowned", sq)
 		}
 	}
 	if g.mortgaged>>len(r.Squares) != 0 {
-		return badState("mortgaged", "squares off the board")
+		return invalid("mortgaged", "squares off the board")
 	}
 	return nil
 }
@@ -143,10 +143,10 @@ func (g *Game) validSupply() *stateError {
 		}
 	}
 	if g.houseSupply < 0 || houses+int(g.houseSupply) > r.MaxHouses {
-		return badState("house_supply", "%d standing + %d in the bank exceeds the %d houses (8.1)", houses, g.houseSupply, r.MaxHouses)
+		return invalid("house_supply", "%d standing + %d in the bank exceeds the %d houses (8.1)", houses, g.houseSupply, r.MaxHouses)
 	}
 	if g.hotelSupply < 0 || hotels+int(g.hotelSupply) > r.MaxHotels {
-		return badState("hotel_supply", "%d standing + %d in the bank exceeds the %d hotels (8.1)", hotels, g.hotelSupply, r.MaxHotels)
+		return invalid("hotel_supply", "%d standing + %d in the bank exceeds the %d hotels (8.1)", hotels, g.hotelSupply, r.MaxHotels)
 	}
 	return nil
 }
@@ -159,7 +159,7 @@ func (g *Game) validMoney() *stateError {
 		cash += int64(g.p[i].Cash)
 	}
 	if g.jackpot < 0 || cash != g.money0+g.bankNet {
-		return badState("bank_net", "money not conserved: cash and pot %d, start plus bank flow %d", cash, g.money0+g.bankNet)
+		return invalid("bank_net", "money not conserved: cash and pot %d, start plus bank flow %d", cash, g.money0+g.bankNet)
 	}
 	return nil
 }
@@ -176,23 +176,23 @@ func (g *Game) validTurn() *stateError {
 			return nil
 		}
 	}
-	return badState("current", "the current player is bankrupt")
+	return invalid("current", "the current player is bankrupt")
 }
 
 // validCounters checks the counts of the turn: doubles, rounds, trade
 // proposals and counter-offers, landings, and the last roll's dice.
 func (g *Game) validCounters() *stateError {
 	if g.winner < -1 || g.winner >= g.n || g.doubles < 0 || g.doubles > 3 || g.round < 1 || g.turn < 0 {
-		return badState("winner", "counters out of range")
+		return invalid("winner", "counters out of range")
 	}
 	for i := range g.n {
 		if g.proposals[i] < 0 || g.turnProps[i] < 0 {
-			return badState("proposals", "counters out of range")
+			return invalid("proposals", "counters out of range")
 		}
 	}
 	if g.counters < 0 || int(g.counters) > g.rules.CounterOffers ||
 		g.landings < 0 || g.lastRoll[0] < 0 || g.lastRoll[0] > 6 || g.lastRoll[1] < 0 || g.lastRoll[1] > 6 {
-		return badState("proposals", "counters out of range")
+		return invalid("proposals", "counters out of range")
 	}
 	return nil
 }
@@ -205,16 +205,16 @@ func (g *Game) validTasks() *stateError {
 		f := fmt.Sprintf("tasks[%d]", i)
 		switch {
 		case !g.seat(t.player):
-			return badState(f, "player %d", t.player)
+			return invalid(f, "player %d", t.player)
 		case t.kind == taskPay && !(g.seat(t.to) || t.to == Bank || t.to == Jackpot || t.to == each):
-			return badState(f, "creditor %d", t.to)
+			return invalid(f, "creditor %d", t.to)
 		case t.kind == taskPay && t.amount < 0, t.reason > ReasonBankruptcy:
-			return badState(f, "amount or reason")
+			return invalid(f, "amount or reason")
 		case t.kind == taskMovement && t.amount != movementBus && t.amount != movementTriples:
-			return badState(f, "movement %d", t.amount)
+			return invalid(f, "movement %d", t.amount)
 		case (t.kind == taskBuy || t.kind == taskAuction || t.kind == taskMortgagedTransfer || t.kind == taskDiceRent) &&
 			!g.rules.Squares[t.sq].Ownable():
-			return badState(f, "square %d cannot be owned", t.sq)
+			return invalid(f, "square %d cannot be owned", t.sq)
 		}
 	}
 	return nil
@@ -225,7 +225,7 @@ func (g *Game) validAuction() *stateError {
 	a, n := &g.auction, g.n
 	if a.Bidder < -1 || a.Bidder >= n || a.Next < 0 || a.Next >= n || a.High < 0 || int(a.Out)>>n != 0 ||
 		int(a.Square) < 0 || int(a.Square) >= len(g.rules.Squares) {
-		return badState("auction", "out of range")
+		return invalid("auction", "out of range")
 	}
 	return nil
 }
@@ -234,7 +234,7 @@ func (g *Game) validAuction() *stateError {
 func (g *Game) validOffer() *stateError {
 	o := &g.offer
 	if *o != (TradeOffer{}) && (!g.seat(o.From) || !g.seat(o.To)) {
-		return badState("offer", "seats out of range")
+		return invalid("offer", "seats out of range")
 	}
 	return nil
 }
@@ -249,16 +249,16 @@ func (g *Game) validPending() *stateError {
 	switch k := g.pk; {
 	case g.over:
 		if k != DecisionNone {
-			return badState("pending", "a decision after the game is over")
+			return invalid("pending", "a decision after the game is over")
 		}
 	case k == DecisionManage || k == DecisionJail:
 		if g.nt != 0 || (k == DecisionManage) != (g.phase == PhaseBeforeRoll || g.phase == PhaseAfterRoll) ||
 			(k == DecisionJail) != (g.phase == PhaseJail) || g.pp != g.cur {
-			return badState("pending", "%s does not fit phase %s", k, g.phase)
+			return invalid("pending", "%s does not fit phase %s", k, g.phase)
 		}
 	case k == DecisionNone:
 		if g.script == nil && g.topTask() != taskDiceRent {
-			return badState("pending", "no decision pending in a game that goes on")
+			return invalid("pending", "no decision pending in a game that goes on")
 		}
 	default:
 		return g.validAsked(k)
@@ -278,15 +278,15 @@ func (g *Game) topTask() taskKind {
 // the decider is the one it asks.
 func (g *Game) validAsked(k DecisionKind) *stateError {
 	if int(k) >= len(askedBy) || g.topTask() != askedBy[k] {
-		return badState("pending", "%s pending without the task that asks it", k)
+		return invalid("pending", "%s pending without the task that asks it", k)
 	}
 	top := &g.tasks[g.nt-1]
 	if k == DecisionRaiseCash && int(g.p[g.pp].Cash) >= g.owed(top) {
-		return badState("pending", "raise_cash while the cash covers the debt (8.14)")
+		return invalid("pending", "raise_cash while the cash covers the debt (8.14)")
 	}
 	if k == DecisionBid && g.pp != g.auction.Next || k == DecisionTradeResponse && g.pp != g.offer.To ||
 		k != DecisionBid && k != DecisionTradeResponse && g.pp != top.player {
-		return badState("decider", "player %d does not decide %s", g.pp, k)
+		return invalid("decider", "player %d does not decide %s", g.pp, k)
 	}
 	return nil
 }
