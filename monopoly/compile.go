@@ -25,7 +25,6 @@ type compiler struct {
 // that a card can name its squares.
 var compileSections = [...]func(*compiler) error{
 	(*compiler).limits,
-	(*compiler).jail,
 	(*compiler).deals,
 	(*compiler).speedDie,
 	(*compiler).incomeTax,
@@ -97,37 +96,64 @@ func (c *compiler) lostByDefaults(field, list string) bool {
 	return c.isDefault(field) && !c.isDefault(list)
 }
 
-// between checks that the value of field lies in [lo, hi].
-func (c *compiler) between(field string, v, lo, hi int) error {
-	if v < lo || v > hi {
-		return c.errAt(field, "must be between %d and %d, got %d", lo, hi, v)
-	}
-	return nil
+// within reports whether v lies in [lo, hi]. The name of a field is
+// made only for an error, as making it for every value would cost the
+// reading of a saved game hundreds of allocations.
+func within(v, lo, hi int) bool { return lo <= v && v <= hi }
+
+// notWithin is the error of field, whose value v is not within [lo, hi].
+func (c *compiler) notWithin(field string, v, lo, hi int) error {
+	return c.errAt(field, "must be between %d and %d, got %d", lo, hi, v)
 }
 
-// entries checks that the list at key has entries, each in [0, hi].
+// either reads the word at key, one of two: 0 for the first, 1 for the
+// second.
+func (c *compiler) either(key, word, first, second string) (int, error) {
+	switch word {
+	case first:
+		return 0, nil
+	case second:
+		return 1, nil
+	}
+	return 0, c.errAt(key, "must be %s or %s, got %q", first, second, word)
+}
+
+// item is the path of item i of the list at key, such as "board[3]".
+func item(key string, i int) string { return fmt.Sprintf("%s[%d]", key, i) }
+
+// entries checks that the list at key has entries, each within [0, hi].
 func (c *compiler) entries(key string, list []int, hi int) error {
 	if len(list) == 0 {
 		return c.errAt(key, "needs at least one entry")
 	}
 	for i, v := range list {
-		if err := c.between(fmt.Sprintf("%s[%d]", key, i), v, 0, hi); err != nil {
-			return err
+		if !within(v, 0, hi) {
+			return c.notWithin(item(key, i), v, 0, hi)
 		}
 	}
 	return nil
 }
 
-// named checks the name of item f of a list of groups or decks (what):
-// present and not taken; it then indexes it.
-func (c *compiler) named(index map[string]int, f, what, name string, i int) error {
-	if name == "" {
-		return c.errAt(f+".name", "is required")
+// namedList checks a list of n groups or decks (at key; what one is
+// called): at most max of them, each with a name (name(i)) of its own. It
+// indexes them by name, and rest checks the rest of item i.
+func (c *compiler) namedList(key, what string, n, max int, index map[string]int, name func(int) string, rest func(int) error) error {
+	if n > max {
+		return c.errAt(key, "at most %d %s, got %d", max, key, n)
 	}
-	if _, dup := index[name]; dup {
-		return c.errAt(f+".name", "duplicate %s %q", what, name)
+	for i := range n {
+		nm := name(i)
+		if nm == "" {
+			return c.errAt(item(key, i)+".name", "is required")
+		}
+		if _, dup := index[nm]; dup {
+			return c.errAt(item(key, i)+".name", "duplicate %s %q", what, nm)
+		}
+		index[nm] = i
+		if err := rest(i); err != nil {
+			return err
+		}
 	}
-	index[name] = i
 	return nil
 }
 
@@ -151,58 +177,54 @@ func (c *compiler) program(src, f, name string, inCard bool) ([]Op, error) {
 }
 
 // limits checks the amounts and counts that bound a game: its money, the
-// bank's buildings, the interest, the rounds and the trades.
+// bank's buildings, the interest, the rounds, the trades and the turns
+// in jail.
 func (c *compiler) limits() error {
 	cfg := c.cfg
 	limits := [...]struct {
-		key string
-		v   int
-		max int
+		key      string
+		v        int
+		min, max int
 	}{
-		{"starting_cash", cfg.StartingCash, 10 * MaxAmount},
-		{"go_salary", cfg.GoSalary, MaxAmount},
-		{"jail_fine", cfg.JailFine, MaxAmount},
-		{"max_houses", cfg.MaxHouses, 127},
-		{"max_hotels", cfg.MaxHotels, 127},
-		{"mortgage_interest_percent", cfg.MortgageInterestPercent, 1000},
-		{"max_rounds", cfg.MaxRounds, 1 << 30},
-		{"trades_per_phase", cfg.TradesPerPhase, 100},
-		{"trades_per_turn", cfg.TradesPerTurn, 100},
-		{"counter_offers", int(cfg.CounterOffers), 100},
+		{"starting_cash", cfg.StartingCash, 0, 10 * MaxAmount},
+		{"go_salary", cfg.GoSalary, 0, MaxAmount},
+		{"jail_fine", cfg.JailFine, 0, MaxAmount},
+		{"max_houses", cfg.MaxHouses, 0, 127},
+		{"max_hotels", cfg.MaxHotels, 0, 127},
+		{"mortgage_interest_percent", cfg.MortgageInterestPercent, 0, 1000},
+		{"max_rounds", cfg.MaxRounds, 0, 1 << 30},
+		{"trades_per_phase", cfg.TradesPerPhase, 0, 100},
+		{"trades_per_turn", cfg.TradesPerTurn, 0, 100},
+		{"counter_offers", int(cfg.CounterOffers), 0, 100},
+		{"jail_turns", cfg.JailTurns, 1, 10}, // rolls a prisoner may try for doubles
 	}
 	for _, l := range limits {
-		if err := c.between(l.key, l.v, 0, l.max); err != nil {
-			return err
+		if !within(l.v, l.min, l.max) {
+			return c.notWithin(l.key, l.v, l.min, l.max)
 		}
 	}
 	return nil
-}
-
-// jail checks how many rolls a prisoner may try for doubles.
-func (c *compiler) jail() error {
-	return c.between("jail_turns", c.cfg.JailTurns, 1, 10)
 }
 
 // deals reads the deal protocol. Sealed deals have no counter-offers, and
 // ask three proposals a turn as Monopyly does, unless the rules file sets
 // the limits itself.
 func (c *compiler) deals() error {
-	switch c.cfg.DealProtocol {
-	case "open":
-		c.r.DealProtocol = DealsOpen
-	case "sealed":
-		c.r.DealProtocol = DealsSealed
-		if c.cfg.CounterOffers != 0 {
-			return c.errAt("counter_offers", "sealed deals have no counter-offers: the receiver answers with its own limit")
-		}
-		if c.isDefault("trades_per_phase") {
-			c.r.TradesPerPhase, c.r.config.TradesPerPhase = 3, 3
-		}
-		if c.isDefault("trades_per_turn") {
-			c.r.TradesPerTurn, c.r.config.TradesPerTurn = 3, 3
-		}
-	default:
-		return c.errAt("deal_protocol", "must be open or sealed, got %q", c.cfg.DealProtocol)
+	p, err := c.either("deal_protocol", c.cfg.DealProtocol, "open", "sealed")
+	if err != nil {
+		return err
+	}
+	if c.r.DealProtocol = DealProtocol(p); c.r.DealProtocol == DealsOpen {
+		return nil
+	}
+	if c.cfg.CounterOffers != 0 {
+		return c.errAt("counter_offers", "sealed deals have no counter-offers: the receiver answers with its own limit")
+	}
+	if c.isDefault("trades_per_phase") {
+		c.r.TradesPerPhase, c.r.config.TradesPerPhase = 3, 3
+	}
+	if c.isDefault("trades_per_turn") {
+		c.r.TradesPerTurn, c.r.config.TradesPerTurn = 3, 3
 	}
 	return nil
 }
@@ -217,15 +239,9 @@ func (c *compiler) speedDie() error {
 
 // incomeTax reads how TAX n OR p% is charged.
 func (c *compiler) incomeTax() error {
-	switch c.cfg.IncomeTax {
-	case "flat":
-		c.r.IncomeTax = IncomeTaxFlat
-	case "lesser":
-		c.r.IncomeTax = IncomeTaxLesser
-	default:
-		return c.errAt("income_tax", "must be flat or lesser, got %q", c.cfg.IncomeTax)
-	}
-	return nil
+	t, err := c.either("income_tax", c.cfg.IncomeTax, "flat", "lesser")
+	c.r.IncomeTax = IncomeTaxMode(t)
+	return err
 }
 
 // rents checks the railroads' rents and the utilities' multipliers; a
@@ -240,20 +256,16 @@ func (c *compiler) rents() error {
 // groups reads the colour groups: their names and house costs. Their
 // streets come with the board.
 func (c *compiler) groups() error {
-	if len(c.cfg.Groups) > MaxGroups {
-		return c.errAt("groups", "at most %d groups, got %d", MaxGroups, len(c.cfg.Groups))
-	}
-	for i, g := range c.cfg.Groups {
-		f := fmt.Sprintf("groups[%d]", i)
-		if err := c.named(c.groupIndex, f, "group", g.Name, i); err != nil {
-			return err
-		}
-		if err := c.between(f+".house_cost", g.HouseCost, 1, MaxAmount); err != nil {
-			return err
+	groups := c.cfg.Groups
+	name := func(i int) string { return groups[i].Name }
+	return c.namedList("groups", "group", len(groups), MaxGroups, c.groupIndex, name, func(i int) error {
+		g := groups[i]
+		if !within(g.HouseCost, 1, MaxAmount) {
+			return c.notWithin(item("groups", i)+".house_cost", g.HouseCost, 1, MaxAmount)
 		}
 		c.r.Groups = append(c.r.Groups, Group{Name: g.Name, HouseCost: g.HouseCost})
-	}
-	return nil
+		return nil
+	})
 }
 
 // boardSize checks that the board fits the fixed-size state.
@@ -267,19 +279,14 @@ func (c *compiler) boardSize() error {
 // deckNames indexes the decks by name, so that DRAW can name them, and
 // checks their sizes.
 func (c *compiler) deckNames() error {
-	if len(c.cfg.Decks) > MaxDecks {
-		return c.errAt("decks", "at most %d decks, got %d", MaxDecks, len(c.cfg.Decks))
-	}
-	for i, d := range c.cfg.Decks {
-		f := fmt.Sprintf("decks[%d]", i)
-		if err := c.named(c.deckIndex, f, "deck", d.Name, i); err != nil {
-			return err
+	decks := c.cfg.Decks
+	name := func(i int) string { return decks[i].Name }
+	return c.namedList("decks", "deck", len(decks), MaxDecks, c.deckIndex, name, func(i int) error {
+		if n := len(decks[i].Cards); n == 0 || n > MaxDeckCards {
+			return c.errAt(item("decks", i)+".cards", "must have between 1 and %d cards, got %d", MaxDeckCards, n)
 		}
-		if len(d.Cards) == 0 || len(d.Cards) > MaxDeckCards {
-			return c.errAt(f+".cards", "must have between 1 and %d cards, got %d", MaxDeckCards, len(d.Cards))
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // squareNames indexes the squares by name, the first of a name, so that
@@ -345,14 +352,14 @@ func (c *compiler) price(f string, s *squareConfig, sq *Square) error {
 		}
 		return nil
 	}
-	if err := c.between(f+".price", s.Price, 1, MaxAmount); err != nil {
-		return err
+	if !within(s.Price, 1, MaxAmount) {
+		return c.notWithin(f+".price", s.Price, 1, MaxAmount)
 	}
 	sq.Price = s.Price
 	sq.Mortgage = s.Price / 2
 	if s.Mortgage != 0 {
-		if err := c.between(f+".mortgage", s.Mortgage, 1, MaxAmount); err != nil {
-			return err
+		if !within(s.Mortgage, 1, MaxAmount) {
+			return c.notWithin(f+".mortgage", s.Mortgage, 1, MaxAmount)
 		}
 		sq.Mortgage = s.Mortgage
 	}
@@ -404,8 +411,8 @@ func (c *compiler) street(i int, f string, s *squareConfig, sq *Square) error {
 		return c.errAt(f+".rent", "needs 6 values (base, 1-4 houses, hotel), got %d", len(s.Rent))
 	}
 	for j, v := range s.Rent {
-		if err := c.between(fmt.Sprintf("%s.rent[%d]", f, j), v, 0, MaxAmount); err != nil {
-			return err
+		if !within(v, 0, MaxAmount) {
+			return c.notWithin(fmt.Sprintf("%s.rent[%d]", f, j), v, 0, MaxAmount)
 		}
 		sq.Rent[j] = v
 	}
