@@ -323,9 +323,9 @@ func (c *compiler) squares() error {
 func (c *compiler) square(i int, s *squareConfig) (Square, error) {
 	f := fmt.Sprintf("board[%d]", i)
 	sq := Square{Name: s.Name, Group: -1}
-	kind := slices.Index(squareKindNames[:], s.Kind)
+	kind := slices.Index(squareKindNames.list, s.Kind)
 	if kind < 0 {
-		return sq, c.errAt(f+".kind", "unknown kind %q (want one of %s)", s.Kind, strings.Join(squareKindNames[:], ", "))
+		return sq, c.errAt(f+".kind", "unknown kind %q (want one of %s)", s.Kind, strings.Join(squareKindNames.list, ", "))
 	}
 	sq.Kind = SquareKind(kind)
 	if err := c.price(f, s, &sq); err != nil {

@@ -43,14 +43,9 @@ const (
 	KindAction // runs its DSL program when landed on
 )
 
-var squareKindNames = [...]string{"go", "street", "railroad", "utility", "jail", "action"}
+var squareKindNames = names[SquareKind]{"SquareKind", []string{"go", "street", "railroad", "utility", "jail", "action"}}
 
-func (k SquareKind) String() string {
-	if int(k) < len(squareKindNames) {
-		return squareKindNames[k]
-	}
-	return fmt.Sprintf("SquareKind(%d)", k)
-}
+func (k SquareKind) String() string { return squareKindNames.of(k) }
 
 // IncomeTaxMode selects how TAX n OR p% is charged.
 type IncomeTaxMode uint8
