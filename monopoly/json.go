@@ -260,11 +260,16 @@ func (j *gameJSON) restoreTasks(g *Game) error {
 // inProgram reports whether a program task's position is in its program:
 // a card's, or (Deck < 0) its square's.
 func (t *taskJSON) inProgram(r *Rules) bool {
-	if t.Deck < 0 {
-		return int(t.PC) < len(r.Squares[t.Square].Program)
+	var prog []Op
+	switch {
+	case t.Deck < 0:
+		prog = r.Squares[t.Square].Program
+	case int(t.Deck) < len(r.Decks) && t.Card >= 0 && int(t.Card) < len(r.Decks[t.Deck].Cards):
+		prog = r.Decks[t.Deck].Cards[t.Card].Program
+	default:
+		return false
 	}
-	return int(t.Deck) < len(r.Decks) && int(t.Card) < len(r.Decks[t.Deck].Cards) &&
-		int(t.PC) < len(r.Decks[t.Deck].Cards[t.Card].Program)
+	return t.PC >= 0 && int(t.PC) < len(prog)
 }
 
 // restoreScript reads the scripted dice of a prepared game, and the last
