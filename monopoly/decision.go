@@ -23,14 +23,9 @@ const (
 	DecisionMovement                              // where to move: the speed die's Bus, or triples
 )
 
-var decisionNames = [...]string{"none", "manage", "jail", "buy", "bid", "trade_response", "raise_cash", "mortgaged_transfer", "movement"}
+var decisionNames = names[DecisionKind]{"DecisionKind", []string{"none", "manage", "jail", "buy", "bid", "trade_response", "raise_cash", "mortgaged_transfer", "movement"}}
 
-func (k DecisionKind) String() string {
-	if int(k) < len(decisionNames) {
-		return decisionNames[k]
-	}
-	return fmt.Sprintf("DecisionKind(%d)", k)
-}
+func (k DecisionKind) String() string { return decisionNames.of(k) }
 
 // Decision is the pending choice: who decides, what kind, and its terms.
 // It has four words so that it lives in registers: a bigger struct is
@@ -160,16 +155,11 @@ const (
 	ActMove
 )
 
-var actionNames = [...]string{"none", "continue", "build", "sell_building", "mortgage", "unmortgage", "propose_trade",
+var actionNames = names[ActionKind]{"ActionKind", []string{"none", "continue", "build", "sell_building", "mortgage", "unmortgage", "propose_trade",
 	"pay_jail_fine", "use_jail_card", "roll_for_doubles", "buy", "decline", "bid", "drop_out",
-	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage", "counter_trade", "move"}
+	"accept_trade", "reject_trade", "declare_bankruptcy", "keep_mortgaged", "lift_mortgage", "counter_trade", "move"}}
 
-func (k ActionKind) String() string {
-	if int(k) < len(actionNames) {
-		return actionNames[k]
-	}
-	return fmt.Sprintf("ActionKind(%d)", k)
-}
+func (k ActionKind) String() string { return actionNames.of(k) }
 
 // Action is an answer to a decision. Like Decision it has four words, so
 // that it lives in registers.

@@ -45,14 +45,9 @@ const (
 	OpJackpot
 )
 
-var opNames = [...]string{"ADVANCE_TO", "TRANSLATE", "PAY", "RECEIVE", "REPAIRS", "GO_TO_JAIL", "KEEP", "DRAW", "TAX", "JACKPOT"}
+var opNames = names[OpCode]{"OpCode", []string{"ADVANCE_TO", "TRANSLATE", "PAY", "RECEIVE", "REPAIRS", "GO_TO_JAIL", "KEEP", "DRAW", "TAX", "JACKPOT"}}
 
-func (c OpCode) String() string {
-	if int(c) < len(opNames) {
-		return opNames[c]
-	}
-	return fmt.Sprintf("OpCode(%d)", c)
-}
+func (c OpCode) String() string { return opNames.of(c) }
 
 // Op is one compiled DSL command.
 type Op struct {
@@ -260,13 +255,13 @@ func (p *dslParser) command() (Op, error) {
 		return Op{}, err
 	}
 	code := -1
-	for i, n := range opNames {
+	for i, n := range opNames.list {
 		if !t.str && t.text == n {
 			code = i
 		}
 	}
 	if code < 0 {
-		return Op{}, p.errAt(t, "unknown command %q (known: %s)", t.text, strings.Join(opNames[:], ", "))
+		return Op{}, p.errAt(t, "unknown command %q (known: %s)", t.text, strings.Join(opNames.list, ", "))
 	}
 	op := Op{Code: OpCode(code)}
 	switch op.Code {

@@ -49,18 +49,13 @@ const (
 	EvSpeedDie                    // P's speed die showed A (a SpeedFace) with its roll; Flag: triples
 )
 
-var eventNames = [...]string{"none", "turn_start", "roll", "move", "salary", "roll_resolved", "buy", "decline",
+var eventNames = names[EventKind]{"EventKind", []string{"none", "turn_start", "roll", "move", "salary", "roll_resolved", "buy", "decline",
 	"auction_start", "bid", "drop_out", "auction_won", "auction_unsold", "rent", "pay", "card", "go_to_jail",
 	"stay_in_jail", "leave_jail", "use_jail_card", "build", "sell_building", "mortgage", "unmortgage",
 	"trade_proposed", "trade_accepted", "trade_rejected", "mortgaged_transfer", "bankrupt",
-	"property_transfer", "game_over", "debt", "speech", "speed_die"}
+	"property_transfer", "game_over", "debt", "speech", "speed_die"}}
 
-func (k EventKind) String() string {
-	if int(k) < len(eventNames) {
-		return eventNames[k]
-	}
-	return fmt.Sprintf("EventKind(%d)", k)
-}
+func (k EventKind) String() string { return eventNames.of(k) }
 
 // Event is one change of the game state: data, not a log line.
 type Event struct {

@@ -36,14 +36,9 @@ const (
 	PhaseAfterRoll               // manage after the roll
 )
 
-var phaseNames = [...]string{"before_roll", "jail", "resolve", "after_roll"}
+var phaseNames = names[Phase]{"Phase", []string{"before_roll", "jail", "resolve", "after_roll"}}
 
-func (p Phase) String() string {
-	if int(p) < len(phaseNames) {
-		return phaseNames[p]
-	}
-	return fmt.Sprintf("Phase(%d)", p)
-}
+func (p Phase) String() string { return phaseNames.of(p) }
 
 type playerState struct {
 	Cash      int64

@@ -109,69 +109,126 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	bad := func(field, format string, args ...any) error {
-		return fmt.Errorf("monopoly: game state: %s: %s", field, fmt.Sprintf(format, args...))
+	if err := j.checkSizes(r); err != nil {
+		return nil, err
 	}
+	g := &Game{rules: r}
+	for _, restore := range restoreSections {
+		if err := restore(&j, g); err != nil {
+			return nil, err
+		}
+	}
+	if err := g.validate(); err != nil {
+		return nil, badState(err.field, "%s", err.msg)
+	}
+	return g, nil
+}
+
+// badState is a field of a saved game that the rules cannot read.
+func badState(field, format string, args ...any) error {
+	return fmt.Errorf("monopoly: game state: %s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// checkSizes checks the lengths of the lists and the seats and kinds the
+// state is indexed by, before anything is read through them.
+func (j *gameJSON) checkSizes(r *Rules) error {
 	nsq := len(r.Squares)
 	n := len(j.Players)
 	switch {
 	case n < 2 || n > MaxPlayers:
-		return nil, bad("players", "%d players", n)
+		return badState("players", "%d players", n)
 	case len(j.Owner) != nsq || len(j.Houses) != nsq:
-		return nil, bad("owner", "want %d squares", nsq)
+		return badState("owner", "want %d squares", nsq)
 	case len(j.Decks) != len(r.Decks):
-		return nil, bad("decks", "want %d decks", len(r.Decks))
+		return badState("decks", "want %d decks", len(r.Decks))
 	case len(j.Proposals) > n || len(j.TurnProps) > n:
-		return nil, bad("proposals", "more counts than players")
+		return badState("proposals", "more counts than players")
 	case len(j.Tasks) > maxTasks:
-		return nil, bad("tasks", "too many")
+		return badState("tasks", "too many")
 	case int(j.Current) < 0 || int(j.Current) >= n:
-		return nil, bad("current", "seat %d", j.Current)
+		return badState("current", "seat %d", j.Current)
 	case j.Phase > PhaseAfterRoll:
-		return nil, bad("phase", "%d", j.Phase)
+		return badState("phase", "%d", j.Phase)
 	case j.Pending > DecisionMovement || int(j.Decider) < 0 || int(j.Decider) >= n:
-		return nil, bad("pending", "%d by %d", j.Pending, j.Decider)
+		return badState("pending", "%d by %d", j.Pending, j.Decider)
 	}
-	g := &Game{rules: r}
+	return nil
+}
+
+// restoreSections read the state into a game, in order, each checking
+// what it reads enough that the next can index by it; validate then
+// checks the whole.
+var restoreSections = [...]func(*gameJSON, *Game) error{
+	(*gameJSON).restoreRNG,
+	(*gameJSON).restorePlayers,
+	(*gameJSON).restoreBoard,
+	(*gameJSON).restoreDecks,
+	(*gameJSON).restoreTurn,
+	(*gameJSON).restoreTasks,
+	(*gameJSON).restoreScript,
+}
+
+func (j *gameJSON) restoreRNG(g *Game) error {
 	raw, err := hex.DecodeString(j.RNG)
 	if err != nil {
-		return nil, bad("rng", "%v", err)
+		return badState("rng", "%v", err)
 	}
 	if err := g.rng.UnmarshalBinary(raw); err != nil {
-		return nil, bad("rng", "%v", err)
+		return badState("rng", "%v", err)
 	}
-	g.n = int8(n)
+	return nil
+}
+
+func (j *gameJSON) restorePlayers(g *Game) error {
+	g.n = int8(len(j.Players))
 	for i, p := range j.Players {
-		if int(p.Pos) < 0 || int(p.Pos) >= nsq {
-			return nil, bad(fmt.Sprintf("players[%d].Pos", i), "off the board")
+		if int(p.Pos) < 0 || int(p.Pos) >= len(g.rules.Squares) {
+			return badState(fmt.Sprintf("players[%d].Pos", i), "off the board")
 		}
 		g.p[i] = p
 	}
+	return nil
+}
+
+// restoreBoard reads who owns each square and what stands on it.
+func (j *gameJSON) restoreBoard(g *Game) error {
 	for i := range g.owner {
 		g.owner[i] = -1
 	}
-	for sq := range nsq {
+	for sq := range g.rules.Squares {
 		o := j.Owner[sq]
-		if o >= int8(n) || o < -1 || (o >= 0 && !r.Squares[sq].Ownable()) {
-			return nil, bad(fmt.Sprintf("owner[%d]", sq), "%d", o)
+		if o >= g.n || o < -1 || (o >= 0 && !g.rules.Squares[sq].Ownable()) {
+			return badState(fmt.Sprintf("owner[%d]", sq), "%d", o)
 		}
 		if j.Houses[sq] < 0 || j.Houses[sq] > 5 {
-			return nil, bad(fmt.Sprintf("houses[%d]", sq), "%d", j.Houses[sq])
+			return badState(fmt.Sprintf("houses[%d]", sq), "%d", j.Houses[sq])
 		}
 		g.setOwner(sq, o)
 		g.houses[sq] = j.Houses[sq]
 	}
+	return nil
+}
+
+// restoreDecks reads the order of the cards left in each deck.
+func (j *gameJSON) restoreDecks(g *Game) error {
 	for d, ds := range j.Decks {
-		if int(ds.N) > len(r.Decks[d].Cards) || int(ds.Top) >= MaxDeckCards {
-			return nil, bad(fmt.Sprintf("decks[%d]", d), "bad size")
+		cards := len(g.rules.Decks[d].Cards)
+		if int(ds.N) > cards || int(ds.Top) >= MaxDeckCards {
+			return badState(fmt.Sprintf("decks[%d]", d), "bad size")
 		}
 		for k := range int(ds.N) {
-			if int(ds.Cards[(int(ds.Top)+k)%MaxDeckCards]) >= len(r.Decks[d].Cards) {
-				return nil, bad(fmt.Sprintf("decks[%d]", d), "unknown card")
+			if int(ds.Cards[(int(ds.Top)+k)%MaxDeckCards]) >= cards {
+				return badState(fmt.Sprintf("decks[%d]", d), "unknown card")
 			}
 		}
 		g.decks[d] = ds
 	}
+	return nil
+}
+
+// restoreTurn reads the bank, the turn and the pending decision; validate
+// checks them against each other.
+func (j *gameJSON) restoreTurn(g *Game) error {
 	g.mortgaged, g.houseSupply, g.hotelSupply, g.jackpot = j.Mortgaged, j.HouseSupply, j.HotelSupply, j.Jackpot
 	g.cur, g.doubles, g.phase, g.rollAgain, g.jailedNow = j.Current, j.Doubles, j.Phase, j.RollAgain, j.JailedNow
 	g.lastRoll, g.round, g.turn, g.landings, g.counters = j.LastRoll, j.Round, j.Turn, j.Landings, j.Counters
@@ -179,225 +236,73 @@ func UnmarshalGame(data []byte) (*Game, error) {
 	copy(g.turnProps[:], j.TurnProps)
 	g.pk, g.pp, g.auction, g.offer = j.Pending, j.Decider, j.Auction, j.Offer
 	g.over, g.capped, g.winner, g.bankNet, g.money0, g.rolls = j.Over, j.Capped, j.Winner, j.BankNet, j.Money0, j.Rolls
+	return nil
+}
+
+// restoreTasks reads the tasks the engine has yet to run; a program's
+// must point into its program.
+func (j *gameJSON) restoreTasks(g *Game) error {
+	r := g.rules
 	for i, t := range j.Tasks {
-		if t.Kind < taskOps || t.Kind > taskMovement || int(t.Player) < 0 || int(t.Player) >= n ||
-			int(t.Square) < 0 || int(t.Square) >= nsq {
-			return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid task")
+		if t.Kind < taskOps || t.Kind > taskMovement || !g.seat(t.Player) ||
+			int(t.Square) < 0 || int(t.Square) >= len(r.Squares) {
+			return badState(fmt.Sprintf("tasks[%d]", i), "invalid task")
 		}
-		if t.Kind == taskOps {
-			if t.Deck >= 0 && (int(t.Deck) >= len(r.Decks) || int(t.Card) >= len(r.Decks[t.Deck].Cards) ||
-				int(t.PC) >= len(r.Decks[t.Deck].Cards[t.Card].Program)) ||
-				t.Deck < 0 && int(t.PC) >= len(r.Squares[t.Square].Program) {
-				return nil, bad(fmt.Sprintf("tasks[%d]", i), "invalid program position")
-			}
+		if t.Kind == taskOps && !t.inProgram(r) {
+			return badState(fmt.Sprintf("tasks[%d]", i), "invalid program position")
 		}
 		g.tasks[i] = task{t.Kind, t.Player, t.Square, t.Deck, t.Card, t.PC, t.To, t.Reason, t.RentMul, t.Amount}
 	}
 	g.nt = int8(len(j.Tasks))
+	return nil
+}
+
+// inProgram reports whether a program task's position is in its program:
+// a card's, or (Deck < 0) its square's.
+func (t *taskJSON) inProgram(r *Rules) bool {
+	var prog []Op
+	switch {
+	case t.Deck < 0:
+		prog = r.Squares[t.Square].Program
+	case int(t.Deck) < len(r.Decks) && t.Card >= 0 && int(t.Card) < len(r.Decks[t.Deck].Cards):
+		prog = r.Decks[t.Deck].Cards[t.Card].Program
+	default:
+		return false
+	}
+	return t.PC >= 0 && int(t.PC) < len(prog)
+}
+
+// restoreScript reads the scripted dice of a prepared game, and the last
+// roll of the speed die.
+func (j *gameJSON) restoreScript(g *Game) error {
 	if j.Scripted {
-		if j.DicePos < 0 || j.DicePos > len(j.Dice) {
-			return nil, bad("dice_pos", "%d", j.DicePos)
-		}
-		for i, d := range j.Dice {
-			if d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
-				return nil, bad(fmt.Sprintf("dice[%d]", i), "%v is not a pair of dice", d)
-			}
-		}
-		for i, f := range j.SpeedDice {
-			if f < SpeedNone || f > SpeedBus {
-				return nil, bad(fmt.Sprintf("speed_dice[%d]", i), "%d is not a speed die face", f)
-			}
-		}
-		if j.SpeedMiss < 0 || j.SpeedMiss > j.DicePos {
-			return nil, bad("speed_miss", "%d", j.SpeedMiss)
+		if err := j.checkScript(); err != nil {
+			return err
 		}
 		g.script = &diceScript{dice: j.Dice, speed: j.SpeedDice, pos: j.DicePos, miss: j.SpeedMiss}
 	}
 	if g.lastSpeed = j.LastSpeed; g.lastSpeed < 0 || g.lastSpeed > SpeedBus {
-		return nil, bad("last_speed_die", "%d is not a speed die face", g.lastSpeed)
+		return badState("last_speed_die", "%d is not a speed die face", g.lastSpeed)
 	}
-	if err := g.validate(); err != nil {
-		return nil, bad(err.field, "%s", err.msg)
-	}
-	return g, nil
+	return nil
 }
 
-type stateError struct{ field, msg string }
-
-// finingInJail reports whether player p, in jail, has failed its last roll
-// and owes the forced fine (7.8), or did when the game ended: the only
-// positions where its count of failed rolls is at the limit.
-func (g *Game) finingInJail(p int8) bool {
-	if !g.p[p].InJail {
-		return false
+func (j *gameJSON) checkScript() error {
+	if j.DicePos < 0 || j.DicePos > len(j.Dice) {
+		return badState("dice_pos", "%d", j.DicePos)
 	}
-	if g.over {
-		return true
-	}
-	for _, t := range g.tasks[:g.nt] {
-		if t.kind == taskPay && t.player == p && t.reason == ReasonJailFine {
-			return true
+	for i, d := range j.Dice {
+		if d[0] < 1 || d[0] > 6 || d[1] < 1 || d[1] > 6 {
+			return badState(fmt.Sprintf("dice[%d]", i), "%v is not a pair of dice", d)
 		}
 	}
-	return false
-}
-
-// validate checks that a state read from outside is a position the rules
-// can reach, so that playing on can neither panic nor break the books.
-func (g *Game) validate() *stateError {
-	r := g.rules
-	n := g.n
-	seat := func(p int8) bool { return p >= 0 && p < n }
-	fail := func(field, format string, args ...any) *stateError {
-		return &stateError{field, fmt.Sprintf(format, args...)}
-	}
-	var held uint8
-	for i := range n {
-		p := &g.p[i]
-		f := fmt.Sprintf("players[%d]", i)
-		switch {
-		case p.Cash < 0:
-			return fail(f+".Cash", "negative")
-		case p.JailTurns < 0 || int(p.JailTurns) > r.JailTurns || int(p.JailTurns) == r.JailTurns && !g.finingInJail(i):
-			return fail(f+".JailTurns", "%d", p.JailTurns)
-		case p.InJail && int(p.Pos) != r.JailSquare:
-			return fail(f+".InJail", "in jail away from the jail square")
-		case int(p.JailCards)>>len(r.keepCards) != 0 || p.JailCards&held != 0:
-			return fail(f+".JailCards", "unknown or doubly held card")
-		case p.Bankrupt && (g.owned[i] != 0 || p.Cash != 0 || p.JailCards != 0):
-			return fail(f+".Bankrupt", "a bankrupt player holds nothing")
-		}
-		held |= p.JailCards
-	}
-	for d := range r.Decks {
-		var count [MaxDeckCards]int
-		ds := &g.decks[d]
-		for k := range int(ds.N) {
-			count[ds.Cards[(int(ds.Top)+k)%MaxDeckCards]]++
-		}
-		for c, card := range r.Decks[d].Cards {
-			want := 1
-			if card.Keep && held&(1<<card.keepBit) != 0 {
-				want = 0
-			}
-			if count[c] != want {
-				return fail(fmt.Sprintf("decks[%d]", d), "card %s appears %d times, want %d", card.ID, count[c], want)
-			}
+	for i, f := range j.SpeedDice {
+		if f < SpeedNone || f > SpeedBus {
+			return badState(fmt.Sprintf("speed_dice[%d]", i), "%d is not a speed die face", f)
 		}
 	}
-	for sq := range r.Squares {
-		h, o := g.houses[sq], g.owner[sq]
-		if h > 0 && (r.Squares[sq].Kind != KindStreet || o < 0 || g.Mortgaged(sq)) {
-			return fail(fmt.Sprintf("houses[%d]", sq), "buildings need an owned, unmortgaged street")
-		}
-		if g.Mortgaged(sq) && o < 0 {
-			return fail("mortgaged", "square %d is mortgaged but unowned", sq)
-		}
-	}
-	if g.mortgaged>>len(r.Squares) != 0 {
-		return fail("mortgaged", "squares off the board")
-	}
-	houses, hotels := 0, 0
-	for sq := range r.Squares {
-		if g.houses[sq] == 5 {
-			hotels++
-		} else {
-			houses += int(g.houses[sq])
-		}
-	}
-	// A prepared position may hold back part of the supply, never add to it.
-	if g.houseSupply < 0 || houses+int(g.houseSupply) > r.MaxHouses {
-		return fail("house_supply", "%d standing + %d in the bank exceeds the %d houses (8.1)", houses, g.houseSupply, r.MaxHouses)
-	}
-	if g.hotelSupply < 0 || hotels+int(g.hotelSupply) > r.MaxHotels {
-		return fail("hotel_supply", "%d standing + %d in the bank exceeds the %d hotels (8.1)", hotels, g.hotelSupply, r.MaxHotels)
-	}
-	cash := int64(g.jackpot)
-	for i := range n {
-		cash += int64(g.p[i].Cash)
-	}
-	if g.jackpot < 0 || cash != g.money0+g.bankNet {
-		return fail("bank_net", "money not conserved: cash and pot %d, start plus bank flow %d", cash, g.money0+g.bankNet)
-	}
-	if !g.over && g.p[g.cur].Bankrupt {
-		ending := false // a bankrupt current player's turn ends once its estate is settled
-		for i := range g.nt {
-			ending = ending || g.tasks[i].kind == taskEndTurn || g.tasks[i].kind == taskGameOver
-		}
-		if !ending {
-			return fail("current", "the current player is bankrupt")
-		}
-	}
-	if g.winner < -1 || g.winner >= n || g.doubles < 0 || g.doubles > 3 || g.round < 1 || g.turn < 0 {
-		return fail("winner", "counters out of range")
-	}
-	for i := range n {
-		if g.proposals[i] < 0 || g.turnProps[i] < 0 {
-			return fail("proposals", "counters out of range")
-		}
-	}
-	if g.counters < 0 || int(g.counters) > r.CounterOffers ||
-		g.landings < 0 || g.lastRoll[0] < 0 || g.lastRoll[0] > 6 || g.lastRoll[1] < 0 || g.lastRoll[1] > 6 {
-		return fail("proposals", "counters out of range")
-	}
-	for i := range g.nt {
-		t := &g.tasks[i]
-		f := fmt.Sprintf("tasks[%d]", i)
-		switch {
-		case !seat(t.player):
-			return fail(f, "player %d", t.player)
-		case t.kind == taskPay && !(seat(t.to) || t.to == Bank || t.to == Jackpot || t.to == each):
-			return fail(f, "creditor %d", t.to)
-		case t.kind == taskPay && t.amount < 0, t.reason > ReasonBankruptcy:
-			return fail(f, "amount or reason")
-		case t.kind == taskMovement && t.amount != movementBus && t.amount != movementTriples:
-			return fail(f, "movement %d", t.amount)
-		case (t.kind == taskBuy || t.kind == taskAuction || t.kind == taskMortgagedTransfer || t.kind == taskDiceRent) &&
-			!r.Squares[t.sq].Ownable():
-			return fail(f, "square %d cannot be owned", t.sq)
-		}
-	}
-	a := &g.auction
-	if a.Bidder < -1 || a.Bidder >= n || a.Next < 0 || a.Next >= n || a.High < 0 || int(a.Out)>>n != 0 ||
-		int(a.Square) < 0 || int(a.Square) >= len(r.Squares) {
-		return fail("auction", "out of range")
-	}
-	o := &g.offer
-	if *o != (TradeOffer{}) && (!seat(o.From) || !seat(o.To)) {
-		return fail("offer", "seats out of range")
-	}
-	// The pending decision must be the one the state asks.
-	var top taskKind
-	if g.nt > 0 {
-		top = g.tasks[g.nt-1].kind
-	}
-	want := map[DecisionKind]taskKind{DecisionBuy: taskBuy, DecisionBid: taskAuction, DecisionTradeResponse: taskTrade,
-		DecisionRaiseCash: taskPay, DecisionMortgagedTransfer: taskMortgagedTransfer, DecisionMovement: taskMovement}
-	switch k := g.pk; {
-	case g.over:
-		if k != DecisionNone {
-			return fail("pending", "a decision after the game is over")
-		}
-	case k == DecisionManage || k == DecisionJail:
-		if g.nt != 0 || (k == DecisionManage) != (g.phase == PhaseBeforeRoll || g.phase == PhaseAfterRoll) ||
-			(k == DecisionJail) != (g.phase == PhaseJail) || g.pp != g.cur {
-			return fail("pending", "%s does not fit phase %s", k, g.phase)
-		}
-	case k == DecisionNone:
-		if g.script == nil && top != taskDiceRent {
-			return fail("pending", "no decision pending in a game that goes on")
-		}
-	default:
-		if top != want[k] {
-			return fail("pending", "%s pending without the task that asks it", k)
-		}
-		if k == DecisionRaiseCash && int(g.p[g.pp].Cash) >= g.owed(&g.tasks[g.nt-1]) {
-			return fail("pending", "raise_cash while the cash covers the debt (8.14)")
-		}
-		if k == DecisionBid && g.pp != a.Next || k == DecisionTradeResponse && g.pp != o.To ||
-			k != DecisionBid && k != DecisionTradeResponse && g.pp != g.tasks[g.nt-1].player {
-			return fail("decider", "player %d does not decide %s", g.pp, k)
-		}
+	if j.SpeedMiss < 0 || j.SpeedMiss > j.DicePos {
+		return badState("speed_miss", "%d", j.SpeedMiss)
 	}
 	return nil
 }

@@ -37,41 +37,8 @@ func LandingCounts(r *Rules, leaveJail bool, seed uint64, quota int64, counts []
 		idle := 0
 		for done < quota && !g.Over() {
 			d := g.Pending()
-			a := Action{Player: d.Player}
-			switch d.Kind {
-			case DecisionManage:
-				a.Kind = ActContinue
-			case DecisionJail:
-				a.Kind = ActRollForDoubles
-				if leaveJail {
-					switch {
-					case g.JailCardCount(d.Player) > 0:
-						a.Kind, a.Arg = ActUseJailCard, -1
-					case g.Cash(d.Player) >= r.JailFine:
-						a.Kind = ActPayJailFine
-					}
-				}
-			case DecisionBuy:
-				a.Kind = ActDecline
-			case DecisionBid:
-				a.Kind = ActDropOut
-			case DecisionRaiseCash:
-				// Nothing is ever owned, so there is nothing to sell.
-				a.Kind = ActDeclareBankruptcy
-			case DecisionTradeResponse:
-				a.Kind = ActRejectTrade
-			case DecisionMortgagedTransfer:
-				a.Kind = ActKeepMortgaged
-			case DecisionMovement:
-				// The dice's plain move: the Bus both white dice, triples
-				// the three dice together.
-				d1, d2 := g.LastRoll()
-				steps := d.Amount
-				if steps == 0 {
-					steps = d1 + d2 + int(g.LastSpeedDie())
-				}
-				a.Kind, a.Arg = ActMove, (d.Square+steps)%len(r.Squares)
-			default:
+			a, ok := landingAction(g, d, leaveJail)
+			if !ok {
 				return 0, fmt.Errorf("monopoly: landing game seed %d: no decision pending (%s)", gs, d.Kind)
 			}
 			if err := g.Apply(a); err != nil {
@@ -98,4 +65,49 @@ func LandingCounts(r *Rules, leaveJail bool, seed uint64, quota int64, counts []
 		}
 	}
 	return inJail, nil
+}
+
+// landingAnswers are LandingCounts' players' answers to the decisions
+// that need no thought: they never buy, bid, trade or lift a mortgage, so
+// nothing is ever owned, and a debt they cannot pay bankrupts them.
+var landingAnswers = [...]ActionKind{
+	DecisionManage:            ActContinue,
+	DecisionBuy:               ActDecline,
+	DecisionBid:               ActDropOut,
+	DecisionRaiseCash:         ActDeclareBankruptcy,
+	DecisionTradeResponse:     ActRejectTrade,
+	DecisionMortgagedTransfer: ActKeepMortgaged,
+}
+
+// landingAction is LandingCounts' players' answer to decision d, or false
+// when none is pending.
+func landingAction(g *Game, d Decision, leaveJail bool) (Action, bool) {
+	a := Action{Player: d.Player}
+	switch d.Kind {
+	case DecisionJail:
+		a.Kind = ActRollForDoubles
+		if leaveJail {
+			switch {
+			case g.JailCardCount(d.Player) > 0:
+				a.Kind, a.Arg = ActUseJailCard, -1
+			case g.Cash(d.Player) >= g.rules.JailFine:
+				a.Kind = ActPayJailFine
+			}
+		}
+	case DecisionMovement:
+		// The dice's plain move: the Bus both white dice, triples the
+		// three dice together.
+		d1, d2 := g.LastRoll()
+		steps := d.Amount
+		if steps == 0 {
+			steps = d1 + d2 + int(g.LastSpeedDie())
+		}
+		a.Kind, a.Arg = ActMove, (d.Square+steps)%len(g.rules.Squares)
+	default:
+		if int(d.Kind) >= len(landingAnswers) || landingAnswers[d.Kind] == ActNone {
+			return a, false
+		}
+		a.Kind = landingAnswers[d.Kind]
+	}
+	return a, true
 }

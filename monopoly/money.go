@@ -1,7 +1,5 @@
 package monopoly
 
-import "fmt"
-
 import "math/bits"
 
 // Reason says why money moved.
@@ -20,14 +18,9 @@ const (
 	ReasonBankruptcy
 )
 
-var reasonNames = [...]string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot", "bankruptcy"}
+var reasonNames = names[Reason]{"Reason", []string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot", "bankruptcy"}}
 
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("Reason(%d)", r)
-}
+func (r Reason) String() string { return reasonNames.of(r) }
 
 func popcount(m uint64) int { return bits.OnesCount64(m) }
 

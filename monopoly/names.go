@@ -3,6 +3,7 @@ package monopoly
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,28 +13,60 @@ import (
 // snake_case words as String. Unknown values and names are errors rather
 // than "DecisionKind(9)": text written must read back.
 
-// nameOf returns names[v], or an error naming the type for a value with
-// no name.
-func nameOf(typ string, v int, names []string) ([]byte, error) {
-	if v < 0 || v >= len(names) {
-		return nil, fmt.Errorf("monopoly: %s %d has no name", typ, v)
-	}
-	return []byte(names[v]), nil
+// names is the table of an enumeration's names, by value, with the name
+// of its type for the values that have none.
+type names[K ~uint8] struct {
+	typ  string
+	list []string
 }
 
-// valueOf returns the index of text in names, or an error naming the type
-// and the value and listing the known names.
-func valueOf(typ string, text []byte, names []string) (int, error) {
-	for i, n := range names {
-		if n == string(text) {
-			return i, nil
-		}
+// of returns k's name, or "Type(k)" for a value with no name: String's
+// form, which says what went wrong rather than failing.
+func (n names[K]) of(k K) string {
+	if int(k) < len(n.list) {
+		return n.list[k]
 	}
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = strconv.Quote(n)
+	return fmt.Sprintf("%s(%d)", n.typ, int(k))
+}
+
+// text returns k's name, or an error naming the type for a value with no
+// name: MarshalText's form.
+func (n names[K]) text(k K) ([]byte, error) {
+	if int(k) >= len(n.list) {
+		return nil, fmt.Errorf("monopoly: %s %d has no name", n.typ, int(k))
 	}
-	return 0, fmt.Errorf("monopoly: unknown %s %q (known: %s)", typ, text, strings.Join(quoted, ", "))
+	return []byte(n.list[k]), nil
+}
+
+// parse sets *k to the value named text, or returns an error naming the
+// type and the value and listing the known names.
+func (n names[K]) parse(text []byte, k *K) error {
+	if i := slices.Index(n.list, string(text)); i >= 0 {
+		*k = K(i)
+		return nil
+	}
+	quoted := make([]string, len(n.list))
+	for i, name := range n.list {
+		quoted[i] = strconv.Quote(name)
+	}
+	return fmt.Errorf("monopoly: unknown %s %q (known: %s)", n.typ, text, strings.Join(quoted, ", "))
+}
+
+// parseJSON reads a name as a JSON string, or the number that saved games
+// of earlier versions hold; null leaves *k as it is.
+func (n names[K]) parseJSON(data []byte, k *K) error {
+	if string(data) == "null" {
+		return nil
+	}
+	if v, ok, err := legacyNumber(n.typ, data); ok || err != nil {
+		*k = K(v)
+		return err
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("monopoly: %s: want a name as a JSON string, got %s", n.typ, data)
+	}
+	return n.parse([]byte(s), k)
 }
 
 // legacyNumber reads a JSON number, the form in which games saved before
@@ -52,156 +85,63 @@ func legacyNumber(typ string, data []byte) (uint8, bool, error) {
 	return uint8(n), true, nil
 }
 
-// unquote reads a JSON string for UnmarshalJSON.
-func unquote(typ string, data []byte) ([]byte, error) {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("monopoly: %s: want a name as a JSON string, got %s", typ, data)
-	}
-	return []byte(s), nil
-}
+// The methods below only pick the table, one line each: each type needs
+// its own methods for encoding/json and the YAML reader to find them.
 
 // MarshalText writes the decision kind's name, such as "trade_response".
-func (k DecisionKind) MarshalText() ([]byte, error) {
-	return nameOf("DecisionKind", int(k), decisionNames[:])
-}
+func (k DecisionKind) MarshalText() ([]byte, error) { return decisionNames.text(k) }
 
 // UnmarshalText reads a decision kind's name.
-func (k *DecisionKind) UnmarshalText(text []byte) error {
-	v, err := valueOf("DecisionKind", text, decisionNames[:])
-	if err == nil {
-		*k = DecisionKind(v)
-	}
-	return err
-}
+func (k *DecisionKind) UnmarshalText(text []byte) error { return decisionNames.parse(text, k) }
 
 // UnmarshalJSON reads a name, or the number that saved games of earlier
 // versions hold.
-func (k *DecisionKind) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	if n, ok, err := legacyNumber("DecisionKind", data); ok || err != nil {
-		*k = DecisionKind(n)
-		return err
-	}
-	text, err := unquote("DecisionKind", data)
-	if err != nil {
-		return err
-	}
-	return k.UnmarshalText(text)
-}
+func (k *DecisionKind) UnmarshalJSON(data []byte) error { return decisionNames.parseJSON(data, k) }
 
 // MarshalText writes the action kind's name, such as "propose_trade".
-func (k ActionKind) MarshalText() ([]byte, error) {
-	return nameOf("ActionKind", int(k), actionNames[:])
-}
+func (k ActionKind) MarshalText() ([]byte, error) { return actionNames.text(k) }
 
 // UnmarshalText reads an action kind's name.
-func (k *ActionKind) UnmarshalText(text []byte) error {
-	v, err := valueOf("ActionKind", text, actionNames[:])
-	if err == nil {
-		*k = ActionKind(v)
-	}
-	return err
-}
+func (k *ActionKind) UnmarshalText(text []byte) error { return actionNames.parse(text, k) }
 
 // MarshalText writes the phase's name, such as "before_roll".
-func (p Phase) MarshalText() ([]byte, error) {
-	return nameOf("Phase", int(p), phaseNames[:])
-}
+func (p Phase) MarshalText() ([]byte, error) { return phaseNames.text(p) }
 
 // UnmarshalText reads a phase's name.
-func (p *Phase) UnmarshalText(text []byte) error {
-	v, err := valueOf("Phase", text, phaseNames[:])
-	if err == nil {
-		*p = Phase(v)
-	}
-	return err
-}
+func (p *Phase) UnmarshalText(text []byte) error { return phaseNames.parse(text, p) }
 
 // UnmarshalJSON reads a name, or the number that saved games of earlier
 // versions hold.
-func (p *Phase) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	if n, ok, err := legacyNumber("Phase", data); ok || err != nil {
-		*p = Phase(n)
-		return err
-	}
-	text, err := unquote("Phase", data)
-	if err != nil {
-		return err
-	}
-	return p.UnmarshalText(text)
-}
+func (p *Phase) UnmarshalJSON(data []byte) error { return phaseNames.parseJSON(data, p) }
 
 // MarshalText writes the event kind's name, such as "auction_won".
-func (k EventKind) MarshalText() ([]byte, error) {
-	return nameOf("EventKind", int(k), eventNames[:])
-}
+func (k EventKind) MarshalText() ([]byte, error) { return eventNames.text(k) }
 
 // UnmarshalText reads an event kind's name.
-func (k *EventKind) UnmarshalText(text []byte) error {
-	v, err := valueOf("EventKind", text, eventNames[:])
-	if err == nil {
-		*k = EventKind(v)
-	}
-	return err
-}
+func (k *EventKind) UnmarshalText(text []byte) error { return eventNames.parse(text, k) }
 
 // MarshalText writes the reason's name, such as "jail_fine". ReasonNone's
 // name is the empty string.
-func (r Reason) MarshalText() ([]byte, error) {
-	return nameOf("Reason", int(r), reasonNames[:])
-}
+func (r Reason) MarshalText() ([]byte, error) { return reasonNames.text(r) }
 
 // UnmarshalText reads a reason's name ("" for ReasonNone).
-func (r *Reason) UnmarshalText(text []byte) error {
-	v, err := valueOf("Reason", text, reasonNames[:])
-	if err == nil {
-		*r = Reason(v)
-	}
-	return err
-}
+func (r *Reason) UnmarshalText(text []byte) error { return reasonNames.parse(text, r) }
 
 // UnmarshalJSON reads a name, or the number that saved games of earlier
 // versions hold.
-func (r *Reason) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		return nil
-	}
-	if n, ok, err := legacyNumber("Reason", data); ok || err != nil {
-		*r = Reason(n)
-		return err
-	}
-	text, err := unquote("Reason", data)
-	if err != nil {
-		return err
-	}
-	return r.UnmarshalText(text)
-}
+func (r *Reason) UnmarshalJSON(data []byte) error { return reasonNames.parseJSON(data, r) }
 
-// refusalCodes lists the refusals' codes by Refusal, for the name tables.
-var refusalCodes = func() []string {
+// refusalNames are the refusals' codes by Refusal.
+var refusalNames = names[Refusal]{"Refusal", func() []string {
 	codes := make([]string, numRefusals)
 	for r := range numRefusals {
 		codes[r] = refusals[r].code
 	}
 	return codes
-}()
+}()}
 
 // MarshalText writes the refusal's code, such as "uneven_building".
-func (r Refusal) MarshalText() ([]byte, error) {
-	return nameOf("Refusal", int(r), refusalCodes)
-}
+func (r Refusal) MarshalText() ([]byte, error) { return refusalNames.text(r) }
 
 // UnmarshalText reads a refusal's code.
-func (r *Refusal) UnmarshalText(text []byte) error {
-	v, err := valueOf("Refusal", text, refusalCodes)
-	if err == nil {
-		*r = Refusal(v)
-	}
-	return err
-}
+func (r *Refusal) UnmarshalText(text []byte) error { return refusalNames.parse(text, r) }

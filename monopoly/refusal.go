@@ -1,7 +1,5 @@
 package monopoly
 
-import "fmt"
-
 // Refusal is the rule an illegal action breaks. Each has a stable
 // snake_case code (String) for clients and a sentence for people (Rule).
 // A refusal is a small integer so that checking legality, which bots do
@@ -114,12 +112,7 @@ var refusals = [numRefusals]struct{ code, rule string }{
 }
 
 // String returns the refusal's stable code, such as "uneven_building".
-func (r Refusal) String() string {
-	if r < numRefusals {
-		return refusals[r].code
-	}
-	return fmt.Sprintf("Refusal(%d)", r)
-}
+func (r Refusal) String() string { return refusalNames.of(r) }
 
 // Rule returns the rule broken, as a sentence with the rules reference's
 // section where it has one.

@@ -310,6 +310,14 @@ func TestStateMalformed(t *testing.T) {
 		{name: "task kind zero", base: monopoly.DecisionBuy, edit: func(m map[string]any) { field(m, "tasks", 0)["kind"] = 0 }, field: "tasks[0]"},
 		{name: "task of no player", base: monopoly.DecisionBuy, edit: func(m map[string]any) { field(m, "tasks", 0)["player"] = 3 }, field: "tasks[0]"},
 		{name: "task off the board", base: monopoly.DecisionBuy, edit: func(m map[string]any) { field(m, "tasks", 0)["square"] = 64 }, field: "tasks[0]"},
+		{name: "task on a card before the first", base: monopoly.DecisionBuy, edit: func(m map[string]any) {
+			t := field(m, "tasks", 0)
+			t["kind"], t["deck"], t["card"], t["pc"] = 1, 0, -1, 0 // a program task
+		}, field: "tasks[0]"},
+		{name: "task before its program", base: monopoly.DecisionBuy, edit: func(m map[string]any) {
+			t := field(m, "tasks", 0)
+			t["kind"], t["deck"], t["card"], t["pc"] = 1, -1, 0, -1
+		}, field: "tasks[0]"},
 		{name: "scripted dice position", edit: func(m map[string]any) {
 			m["scripted"], m["dice"], m["dice_pos"] = true, []any{[]any{1, 2}}, 2
 		}, field: "dice_pos"},
