@@ -25,12 +25,12 @@ var perft = []struct {
 	events    int
 	digest    string
 }{
-	{"default", 4, 1, "baseline", 1009, 2129, "3acc83f45c71c437ac20cf63537b332aa6ec0ab8599918ba7e72b1b6bfcf96e1"},
-	{"default", 4, 2, "baseline", 801, 1496, "83054ba3cf24cf9a9ad5a78a69d176a7253c64aa31ce689d6013ccf6a3eb668a"},
-	{"default", 2, 3, "baseline", 548, 1078, "7b78ba6862232bdfc6e9a72991b74e7b77428f10f2e4c2840575df468cdbefbb"},
-	{"sealed", 4, 4, "baseline", 976, 2046, "d8afd46f5af4bfe54bfceef3e7b009abb6b64eef9fdd6402a9adf2b669738540"},
-	{"counters", 3, 5, "baseline", 596, 1184, "8707a44a7db83427d2b7f1e85e5c05f7783487fc8392da4e3507e2eede3babe5"},
-	{"jackpot", 4, 6, "baseline", 605, 1425, "745aaedbd6c752c868f98a93fcdb1d258e1748b2cfa79c0e61a1d1ac7bd1d55e"},
+	{"default", 4, 1, "baseline", 1119, 2348, "460b51a4225107f1afb461bb7027290aca7b653f9ca141cfcf0e48bc02f6cad3"},
+	{"default", 4, 2, "baseline", 715, 1469, "fe3e45dd564d81e65d0ec615fb68a932833cfc615831bfd957f1c8b96c6bf1dd"},
+	{"default", 2, 3, "baseline", 466, 973, "ae339871e1c33d499548fdc81109aee4b739c9b334dc53dba0b23d4a547467bc"},
+	{"sealed", 4, 4, "baseline", 819, 1702, "300f54602b1c9b2bdcd77c2214a416b14141f6dbfee50f0f3607d925c1eacc22"},
+	{"counters", 3, 5, "baseline", 691, 1345, "ef529874f607733382ac443023d73046828ddd0b8d8708218db83aef1728cef9"},
+	{"jackpot", 4, 6, "baseline", 599, 1416, "b847f8cc9ea29a64798320ccff6a3547020c0da26d59525569fca30a6e038913"},
 	{"default", 3, 1, "random", 735, 1282, "3e341550b457d12f1a940dff5994886d0887bee47336a2ec6a17b126c3fe0492"},
 	{"sealed", 4, 2, "random", 2611, 4826, "ceb645d61e31a7c97634066e4d03fcd2f2f3f27ae38709caaf5182260babd626"},
 	{"counters", 2, 3, "random", 814, 1440, "5fa6d2eab7011a364920646f4e3b56fd5d0f6174da24098c7709dcaa79be1b39"},
