@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gopoly/gopoly/internal/rulescache"
+	"github.com/gopoly/gopoly/internal/weakcache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -676,7 +676,7 @@ func squareWords(r *monopoly.Rules) []string {
 	})
 }
 
-var squareWordCache rulescache.Cache[[]string]
+var squareWordCache weakcache.Cache[monopoly.Rules, []string]
 
 // squareWord writes square sq of r so that it reads back as itself.
 func squareWord(r *monopoly.Rules, sq int) string {

@@ -12,7 +12,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/gopoly/gopoly/internal/rulescache"
+	"github.com/gopoly/gopoly/internal/weakcache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -29,7 +29,7 @@ type Table struct {
 	monopoly [monopoly.MaxSquares]float64 // by group index
 }
 
-var tables rulescache.Cache[*Table]
+var tables weakcache.Cache[monopoly.Rules, *Table]
 
 // Of returns the table of r, computing it on first use.
 func Of(r *monopoly.Rules) *Table { return tables.Get(r, measureGroups) }
