@@ -24,9 +24,9 @@ func TestAppendJSONAsEncodingJSON(t *testing.T) {
 			v := g.View(g.Decider())
 			st, d, o := wire.NewState(v), wire.NewDecision(v), wire.NewOptions(v)
 			kinds[d.Kind] = true
-			sameJSON(t, vr.name, "state", st.AppendJSON(nil), st)
-			sameJSON(t, vr.name, "decision", d.AppendJSON(nil), d)
-			sameJSON(t, vr.name, "options", o.AppendJSON(nil), o)
+			sameJSON(t, vr.Name, "state", st.AppendJSON(nil), st)
+			sameJSON(t, vr.Name, "decision", d.AppendJSON(nil), d)
+			sameJSON(t, vr.Name, "options", o.AppendJSON(nil), o)
 			// Without notation and trades: the same, less those keys.
 			lean := wire.NewOptionsWithout(v, wire.WithoutNotation|wire.WithoutTrade)
 			var got map[string]any
@@ -38,12 +38,12 @@ func TestAppendJSONAsEncodingJSON(t *testing.T) {
 			roundTrip(t, o, &want)
 			delete(want, "notation")
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: options without notation and trades:\n got %v\nwant %v", vr.name, got, want)
+				t.Errorf("%s: options without notation and trades:\n got %v\nwant %v", vr.Name, got, want)
 			}
 			return !t.Failed()
 		})
 		if len(kinds) < 6 {
-			t.Errorf("%s: only %d decision kinds met", vr.name, len(kinds))
+			t.Errorf("%s: only %d decision kinds met", vr.Name, len(kinds))
 		}
 	}
 }

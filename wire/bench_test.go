@@ -18,7 +18,7 @@ func benchPosition(b *testing.B) *monopoly.Game {
 		}
 		o := wire.NewOptions(g.View(d.Player))
 		return o.Trade != nil && len(o.Trade.Give.Squares) > 2 && len(o.Actions) > 3
-	}).g
+	}).Game
 }
 
 var benchTrade = monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 1,

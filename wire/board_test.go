@@ -31,7 +31,7 @@ func TestBoardTextOfGames(t *testing.T) {
 		r := rulesOf(t, vr)
 		positions(t, r, 4, func(g *monopoly.Game, seed uint64, n int) bool {
 			if n%41 == 0 || g.Over() {
-				checkBoardText(t, g, fmt.Sprintf("%s seed %d decision %d", vr.name, seed, n), &total)
+				checkBoardText(t, g, fmt.Sprintf("%s seed %d decision %d", vr.Name, seed, n), &total)
 			}
 			return true
 		})
@@ -68,13 +68,13 @@ func TestBoardTextOfPosition(t *testing.T) {
 	if !strings.Contains(text, "Railroads\n") {
 		t.Errorf("no railroads heading without a monopoly mark:\n%s", text)
 	}
-	gm := &game{g: g}
+	gm := &game{G: g}
 	for s := range g.Players() {
-		gm.players = append(gm.players, newRandomPlayer(uint64(s+1), false))
+		gm.Players = append(gm.Players, newRandomPlayer(uint64(s+1), false))
 	}
-	for gm.step(t) {
-		if gm.n%17 == 0 {
-			checkBoardText(t, g, fmt.Sprintf("the constructed position after %d decisions", gm.n), &total)
+	for gm.Step(t) {
+		if gm.N%17 == 0 {
+			checkBoardText(t, g, fmt.Sprintf("the constructed position after %d decisions", gm.N), &total)
 		}
 	}
 	checkBoardText(t, g, "the constructed position played out", &total)

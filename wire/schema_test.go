@@ -67,7 +67,7 @@ func TestSchemaAdmitsAnswers(t *testing.T) {
 				}
 				seen[key] = true
 				if err := schemas[d.Kind].Validate(decodeAny(t, data)); err != nil {
-					t.Fatalf("%s seed %d: %s answering %s: %v", vr.name, seed, data, d.Kind, err)
+					t.Fatalf("%s seed %d: %s answering %s: %v", vr.Name, seed, data, d.Kind, err)
 				}
 			}
 			return true

@@ -506,7 +506,7 @@ func TestSVGOfBotGames(t *testing.T) {
 			for n := 0; ; n++ {
 				if n%23 == 0 || g.Over() {
 					for viewer := -1; viewer < 4; viewer++ {
-						checkSVG(t, g, viewer, names, fmt.Sprintf("%s seed %d decision %d viewer %d", vr.name, seed, n, viewer), &seen)
+						checkSVG(t, g, viewer, names, fmt.Sprintf("%s seed %d decision %d viewer %d", vr.Name, seed, n, viewer), &seen)
 					}
 				}
 				if g.Over() {
@@ -514,7 +514,7 @@ func TestSVGOfBotGames(t *testing.T) {
 				}
 				d := g.Pending()
 				if err := g.Apply(bots[d.Player].Decide(g.View(d.Player), d)); err != nil {
-					t.Fatalf("%s seed %d decision %d: %v", vr.name, seed, n, err)
+					t.Fatalf("%s seed %d decision %d: %v", vr.Name, seed, n, err)
 				}
 			}
 		}
@@ -684,7 +684,7 @@ func TestSVGEscapesNames(t *testing.T) {
 // from a clone of the game, through JSON.
 func TestSVGDeterministic(t *testing.T) {
 	f := findPosition(t, variants[3], func(g *monopoly.Game, n int) bool { return n > 300 && g.JackpotCash() > 0 })
-	s := wire.NewSnapshot(f.g, 1, names)
+	s := wire.NewSnapshot(f.Game, 1, names)
 	want := s.SVG()
 	var viaJSON wire.Snapshot
 	if err := json.Unmarshal([]byte(mustJSON(t, s)), &viaJSON); err != nil {
@@ -692,9 +692,9 @@ func TestSVGDeterministic(t *testing.T) {
 	}
 	for what, got := range map[string]string{
 		"again":      s.SVG(),
-		"a clone":    wire.NewSnapshot(f.g.Clone(), 1, names).SVG(),
+		"a clone":    wire.NewSnapshot(f.Game.Clone(), 1, names).SVG(),
 		"via JSON":   viaJSON.SVG(),
-		"a new copy": wire.NewSnapshot(f.g, 1, append([]string(nil), names...)).SVG(),
+		"a new copy": wire.NewSnapshot(f.Game, 1, append([]string(nil), names...)).SVG(),
 	} {
 		if got != want {
 			t.Errorf("%s gives other bytes", what)
@@ -703,7 +703,7 @@ func TestSVGDeterministic(t *testing.T) {
 	if len(want) > 48<<10 {
 		t.Errorf("the board takes %d bytes", len(want))
 	}
-	if other := wire.NewSnapshot(f.g, 2, names).SVG(); other == want {
+	if other := wire.NewSnapshot(f.Game, 2, names).SVG(); other == want {
 		t.Error("another viewer's board is the same: the viewer is not marked")
 	}
 }
@@ -749,7 +749,7 @@ decks:
 			}
 		}
 		d := g.Pending()
-		a, _, _ := rp.decide(g.View(d.Player), d)
+		a, _, _ := rp.Decide(g.View(d.Player), d)
 		if err := g.Apply(a); err != nil {
 			t.Fatal(err)
 		}
