@@ -104,7 +104,7 @@ type Decide struct {
 	Game     int           `json:"game"`     // as in Start
 	ID       int           `json:"id"`       // the decision's number in the game, from 1; the answer repeats it
 	Decision wire.Decision `json:"decision"` // what is asked
-	Text     string        `json:"text"`     // the same in a sentence (wire.Decision.Text)
+	Text     string        `json:"text"`     // the same in a sentence (render.Decision)
 	Options  wire.Options  `json:"options"`  // the legal answers
 	// View is what changes, as the seat sees it (wire.State): with
 	// Start.Board it makes the seat's wire.Snapshot.

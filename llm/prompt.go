@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -189,7 +190,7 @@ func decisionSection(v monopoly.View, t Table, lastSpeech string) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("You must now decide: %s", d.Kind)
-	line("%s", d.Text(t.Names))
+	line("%s", render.Decision(d, t.Names))
 	line("Your cash: $%d.", v.Cash(me))
 	switch d.Kind {
 	case monopoly.DecisionManage:
@@ -287,7 +288,7 @@ func sideText(s wire.TradeSide) string {
 func contextSection(v monopoly.View, t Table) string {
 	s := wire.ViewSnapshot(v, t.Names)
 	s.Options = nil // the decision section lists them
-	return strings.TrimRight(s.Text(), "\n")
+	return strings.TrimRight(render.Text(s), "\n")
 }
 
 // estimateTokens is the budgets' measure: four characters a token.

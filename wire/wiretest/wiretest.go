@@ -254,3 +254,17 @@ func FindPosition(t testing.TB, vr Variant, pred func(g *monopoly.Game, n int) b
 	}
 	return f
 }
+
+// TradePosition is a manage decision in mid-game whose seat may trade:
+// the richest options there are, for benchmarks.
+func TradePosition(tb testing.TB) *monopoly.Game {
+	tb.Helper()
+	return FindPosition(tb, Variants[0], func(g *monopoly.Game, n int) bool {
+		d := g.Pending()
+		if d.Kind != monopoly.DecisionManage || n < 100 {
+			return false
+		}
+		o := wire.NewOptions(g.View(d.Player))
+		return o.Trade != nil && len(o.Trade.Give.Squares) > 2 && len(o.Actions) > 3
+	}).Game
+}

@@ -1,4 +1,4 @@
-package wire_test
+package render_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -16,7 +17,7 @@ import (
 // what the decision is about: the square, the amount, the other party,
 // the offer's squares.
 func TestDecisionText(t *testing.T) {
-	files, err := filepath.Glob("testdata/decisions/*.json")
+	files, err := filepath.Glob("../wire/testdata/decisions/*.json") // the wire's golden decisions
 	if err != nil || len(files) < 8 {
 		t.Fatalf("%d fixtures (%v)", len(files), err)
 	}
@@ -33,7 +34,7 @@ func TestDecisionText(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		d := fx.Decision
-		text := d.Text(names)
+		text := render.Decision(d, names)
 		var want []string
 		switch d.Kind {
 		case monopoly.DecisionBuy, monopoly.DecisionMortgagedTransfer:

@@ -1,16 +1,17 @@
-package wire
+package render
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
 )
 
-// Text says what d asks, in a sentence or two for a person or a language
+// Decision says what d asks, in a sentence or two for a person or a language
 // model: "Buy Boardwalk for $400, or send it to auction?". Players are
 // named from names by seat ("player N" where names has none).
-func (d Decision) Text(names []string) string {
+func Decision(d wire.Decision, names []string) string {
 	name := func(p int) string {
 		switch {
 		case p == -1:
@@ -42,7 +43,7 @@ func (d Decision) Text(names []string) string {
 		}
 		return fmt.Sprintf("%s is up for auction, high bid $%d by %s: bid more, or drop out.", d.SquareName, d.Amount, name(d.Counterparty))
 	case monopoly.DecisionTradeResponse:
-		s := fmt.Sprintf("%s offers you a trade: %s.", name(d.Counterparty), d.Offer.Text(names))
+		s := fmt.Sprintf("%s offers you a trade: %s.", name(d.Counterparty), Offer(*d.Offer, names))
 		if d.TradeRound > 0 {
 			s += fmt.Sprintf(" (Counter-offer %d of this negotiation.)", d.TradeRound)
 		}
@@ -60,11 +61,11 @@ func (d Decision) Text(names []string) string {
 	return "Nothing to decide."
 }
 
-// Text describes an offer from the proposer's side: "Bob gives
+// Offer describes an offer from the proposer's side: "Bob gives
 // Boardwalk and $100 for Park Place". A sealed offer's cash is the
 // proposer's limit, or "sealed" to a viewer it is hidden from.
-func (o Offer) Text(names []string) string {
-	side := func(s Side, limit string) string {
+func Offer(o wire.Offer, names []string) string {
+	side := func(s wire.Side, limit string) string {
 		parts := append([]string(nil), s.SquareNames...)
 		switch {
 		case o.Sealed && o.Hidden:
