@@ -52,7 +52,7 @@ func TestAppendJSONAsEncodingJSON(t *testing.T) {
 // encoding/json reads them back.
 func TestAppendJSONStrings(t *testing.T) {
 	for _, s := range []string{"", `a "quoted" \ name`, "tab\there\nline", "<b>&amp;</b>", "Café ß 日本", "bad \xff utf-8", "\u2028\x7f\x00"} {
-		st := wire.State{Players: []wire.PlayerBrief{{JailCardDecks: []string{s}}}, SpeedDie: s}
+		st := wire.State{Players: []wire.PlayerBrief{{JailCardDecks: []string{s}}}, Progress: wire.Progress{SpeedDie: s}}
 		d := wire.Decision{SquareName: s, Offer: &wire.Offer{Give: wire.Side{SquareNames: []string{s}}}}
 		o := wire.Options{Notation: []string{s}, Accept: &wire.LimitRange{Meaning: s}, Trade: &wire.TradeOptions{Limits: s}}
 		sameJSON(t, s, "state", st.AppendJSON(nil), st)
