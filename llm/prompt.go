@@ -3,7 +3,6 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -271,17 +270,11 @@ func tradeOptions(b *strings.Builder, to *wire.TradeOptions, r *monopoly.Rules, 
 }
 
 func sideText(s wire.TradeSide) string {
-	parts := slices.Clone(s.SquareNames)
+	cash := ""
 	if s.MaxCash > 0 {
-		parts = append(parts, fmt.Sprintf("cash up to $%d", s.MaxCash))
+		cash = fmt.Sprintf("cash up to $%d", s.MaxCash)
 	}
-	for _, d := range s.JailCards {
-		parts = append(parts, "a Get Out of Jail Free card ("+d+")")
-	}
-	if len(parts) == 0 {
-		return "nothing"
-	}
-	return strings.Join(parts, ", ")
+	return render.Holdings(s.SquareNames, cash, s.JailCards)
 }
 
 // contextSection is the board as the seat sees it.

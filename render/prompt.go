@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -66,21 +67,15 @@ func Decision(d wire.Decision, names []string) string {
 // proposer's limit, or "sealed" to a viewer it is hidden from.
 func Offer(o wire.Offer, names []string) string {
 	side := func(s wire.Side, limit string) string {
-		parts := append([]string(nil), s.SquareNames...)
+		cash := ""
 		switch {
 		case o.Sealed && o.Hidden:
 		case o.Sealed && s.Cash > 0:
-			parts = append(parts, fmt.Sprintf("$%d %s (sealed)", s.Cash, limit))
+			cash = fmt.Sprintf("$%d %s (sealed)", s.Cash, limit)
 		case s.Cash > 0:
-			parts = append(parts, fmt.Sprintf("$%d", s.Cash))
+			cash = fmt.Sprintf("$%d", s.Cash)
 		}
-		for _, d := range s.JailCards {
-			parts = append(parts, "a Get Out of Jail Free card ("+d+")")
-		}
-		if len(parts) == 0 {
-			return "nothing"
-		}
-		return strings.Join(parts, ", ")
+		return Holdings(s.SquareNames, cash, s.JailCards)
 	}
 	who := fmt.Sprintf("player %d", o.From)
 	if o.From >= 0 && o.From < len(names) && names[o.From] != "" {
@@ -91,6 +86,23 @@ func Offer(o wire.Offer, names []string) string {
 		s += ", with a sealed cash limit"
 	}
 	return s
+}
+
+// Holdings lists what one side of a trade holds, or may hold: its
+// squares by name, a phrase for its cash ("" for none) and its Get Out of
+// Jail Free cards by deck; "nothing" when it holds none of them.
+func Holdings(squares []string, cash string, jailCards []string) string {
+	parts := slices.Clone(squares)
+	if cash != "" {
+		parts = append(parts, cash)
+	}
+	for _, d := range jailCards {
+		parts = append(parts, "a Get Out of Jail Free card ("+d+")")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func plural(n int, what string) string {

@@ -66,3 +66,23 @@ func TestDecisionText(t *testing.T) {
 		}
 	}
 }
+
+// A side lists its squares, then its cash, then its cards; an empty one
+// is "nothing".
+func TestHoldings(t *testing.T) {
+	for _, tc := range []struct {
+		squares, cards []string
+		cash, want     string
+	}{
+		{nil, nil, "", "nothing"},
+		{[]string{}, []string{}, "", "nothing"},
+		{[]string{"Boardwalk", "Park Place"}, []string{"chance"}, "$100",
+			"Boardwalk, Park Place, $100, a Get Out of Jail Free card (chance)"},
+		{nil, []string{"chance", "community_chest"}, "cash up to $50",
+			"cash up to $50, a Get Out of Jail Free card (chance), a Get Out of Jail Free card (community_chest)"},
+	} {
+		if got := render.Holdings(tc.squares, tc.cash, tc.cards); got != tc.want {
+			t.Errorf("Holdings(%q, %q, %q) = %q, want %q", tc.squares, tc.cash, tc.cards, got, tc.want)
+		}
+	}
+}
