@@ -247,27 +247,26 @@ func (d *decoder) arg(k keyType, v *value, a *monopoly.Action) error {
 }
 
 func (d *decoder) square(v *value) (int, error) {
-	switch v.kind {
-	case jsonString:
-		return squareByName(d.r, v.str)
-	case jsonNumber:
-		if n, ok := v.integer(); ok {
-			return squareIndex(d.r, n)
-		}
-	}
-	return -1, fmt.Errorf("want a square's index or name, got %s", describe(v))
+	return d.nameOrIndex(v, squareByName, squareIndex, "a square's index or name")
 }
 
 func (d *decoder) deck(v *value) (int, error) {
+	return d.nameOrIndex(v, deckByName, deckIndex, "a deck's name or index")
+}
+
+// nameOrIndex reads a square or a deck: by name from a string, by index
+// from a whole number.
+func (d *decoder) nameOrIndex(v *value, byName func(*monopoly.Rules, string) (int, error),
+	byIndex func(*monopoly.Rules, int64) (int, error), want string) (int, error) {
 	switch v.kind {
 	case jsonString:
-		return deckByName(d.r, v.str)
+		return byName(d.r, v.str)
 	case jsonNumber:
 		if n, ok := v.integer(); ok {
-			return deckIndex(d.r, n)
+			return byIndex(d.r, n)
 		}
 	}
-	return -1, fmt.Errorf("want a deck's name or index, got %s", describe(v))
+	return -1, fmt.Errorf("want %s, got %s", want, describe(v))
 }
 
 func (d *decoder) offer(v *value) (*monopoly.TradeOffer, error) {
@@ -312,7 +311,6 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 	if v.kind != jsonObject {
 		return d.fail(path, "want an object {\"squares\":[...],\"cash\":N,\"jail_cards\":[...]}, got %s", v.kind)
 	}
-	keep, nkeep := keepDecks(d.r)
 	for i := range v.fields {
 		f := &v.fields[i]
 		p := path + "." + f.key
@@ -349,15 +347,7 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 				if err != nil {
 					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
 				}
-				// A deck named twice means its first two cards, for the
-				// rare rules whose deck holds more than one.
-				b := -1
-				for k := range nkeep {
-					if keep[k] == deck && *cards&(1<<k) == 0 {
-						b = k
-						break
-					}
-				}
+				b := nextJailCard(d.r, deck, *cards)
 				if b < 0 {
 					what := "no Get Out of Jail Free card"
 					if *cards != 0 {
