@@ -137,27 +137,13 @@ func (m *Decide) appendJSON(b []byte, omit omissions) []byte {
 	b = m.View.AppendJSON(b)
 	if !omit.events {
 		b = append(b, `,"events":`...)
-		b = appendEvents(b, m.Events)
+		b = wire.AppendArray(b, m.Events, (*wire.Event).AppendJSON)
 	}
 	b = append(b, `,"budget":{"decision_ms":`...)
 	b = strconv.AppendInt(b, m.Budget.DecisionMS, 10)
 	b = append(b, `,"game_ms":`...)
 	b = strconv.AppendInt(b, m.Budget.GameMS, 10)
 	return append(b, "}}"...)
-}
-
-func appendEvents(b []byte, events []wire.Event) []byte {
-	if events == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = events[i].AppendJSON(b)
-	}
-	return append(b, ']')
 }
 
 // Answer is the program's answer to a Decide: an action as wire decodes
