@@ -316,18 +316,19 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 		p := path + "." + f.key
 		switch f.key {
 		case "squares":
-			if f.val.kind != jsonArray {
-				return d.fail(p, "want an array of squares, got %s", f.val.kind)
-			}
-			for j := range f.val.elems {
-				sq, err := d.square(&f.val.elems[j])
+			err := d.array(p, "squares", &f.val, func(e *value) error {
+				sq, err := d.square(e)
 				if err != nil {
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
+					return err
 				}
 				if *squares&(1<<sq) != 0 {
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%s (%d) is listed twice", d.r.Squares[sq].Name, sq)
+					return fmt.Errorf("%s (%d) is listed twice", d.r.Squares[sq].Name, sq)
 				}
 				*squares |= 1 << sq
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		case "cash":
 			n, ok := f.val.integer()
@@ -339,13 +340,10 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 			}
 			*cash = n
 		case "jail_cards":
-			if f.val.kind != jsonArray {
-				return d.fail(p, "want an array of deck names, got %s", f.val.kind)
-			}
-			for j := range f.val.elems {
-				deck, err := d.deck(&f.val.elems[j])
+			err := d.array(p, "deck names", &f.val, func(e *value) error {
+				deck, err := d.deck(e)
 				if err != nil {
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
+					return err
 				}
 				b := nextJailCard(d.r, deck, *cards)
 				if b < 0 {
@@ -353,12 +351,30 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 					if *cards != 0 {
 						what = "no more Get Out of Jail Free cards"
 					}
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "deck %s has %s", d.r.Decks[deck].Name, what)
+					return fmt.Errorf("deck %s has %s", d.r.Decks[deck].Name, what)
 				}
 				*cards |= 1 << b
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		default:
 			return d.fail(p, "not a key of a side of an offer, which takes squares, cash and jail_cards")
+		}
+	}
+	return nil
+}
+
+// array reads the JSON array v at path p, of what it should hold, each
+// element by read; an element's error is reported at its index.
+func (d *decoder) array(p, of string, v *value, read func(e *value) error) error {
+	if v.kind != jsonArray {
+		return d.fail(p, "want an array of %s, got %s", of, v.kind)
+	}
+	for j := range v.elems {
+		if err := read(&v.elems[j]); err != nil {
+			return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
 		}
 	}
 	return nil
