@@ -16,7 +16,6 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // The random games are wiretest's, shared with the tests of render.
 type (
 	variant      = wiretest.Variant
-	game         = wiretest.Game
 	randomPlayer = wiretest.Player
 	found        = wiretest.Found
 )
