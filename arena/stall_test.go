@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gopoly/gopoly/internal/testbots"
+	"github.com/gopoly/gopoly/agent/agenttest"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
@@ -55,7 +55,7 @@ func TestIllegalActionReported(t *testing.T) {
 	c := Config{Rules: r, Players: 2, Bots: []string{"test-idle", "test-faulty"}, Seed: 1, Games: 40, Workers: 2}
 	first := -1
 	for i := range c.Games {
-		if testbots.Fails(1, SeatSeed(GameSeed(c.Seed, i), 1)) {
+		if agenttest.Fails(1, SeatSeed(GameSeed(c.Seed, i), 1)) {
 			first = i
 			break
 		}

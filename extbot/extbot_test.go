@@ -18,11 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/extbot"
 	"github.com/gopoly/gopoly/internal/citest"
-	"github.com/gopoly/gopoly/internal/jsonschema"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 	"github.com/gopoly/gopoly/session"
@@ -511,15 +511,20 @@ func (rec *recorder) add(b []byte) {
 // against the documented schema, refusals and retirement included.
 func TestTCPAndSchema(t *testing.T) {
 	dec := func(b []byte) any {
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
 		var v any
-		if err := d.Decode(&v); err != nil {
+		if err := json.Unmarshal(b, &v); err != nil {
 			t.Fatalf("%s: %v", b, err)
 		}
 		return v
 	}
-	schema := dec(extbot.Schema)
+	var s jsonschema.Schema
+	if err := json.Unmarshal(extbot.Schema, &s); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	types := map[string]int{}
 	for _, mode := range []string{"good", "illegal", "lean"} {
 		var rec recorder
@@ -532,7 +537,7 @@ func TestTCPAndSchema(t *testing.T) {
 		rec.mu.Lock()
 		for _, l := range rec.lines {
 			v := dec(l)
-			if err := jsonschema.Validate(schema, v); err != nil {
+			if err := schema.Validate(v); err != nil {
 				t.Errorf("%s: %v", clipLog(string(l)), err)
 			}
 			types[fmt.Sprint(v.(map[string]any)["type"])]++
@@ -546,7 +551,7 @@ func TestTCPAndSchema(t *testing.T) {
 	}
 	// The schema refuses what is not a message.
 	for _, bad := range []string{`{"type":"answer","id":0,"action":{"kind":"buy"}}`, `{"type":"ready","protocol":1}`, `{"type":"ready","protocol":2,"omit":["view"]}`, `{"type":"hello"}`, `{"type":"answer","id":1}`} {
-		if jsonschema.Validate(schema, dec([]byte(bad))) == nil {
+		if schema.Validate(dec([]byte(bad))) == nil {
 			t.Errorf("the schema admits %s", bad)
 		}
 	}

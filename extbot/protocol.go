@@ -104,7 +104,7 @@ type Decide struct {
 	Game     int           `json:"game"`     // as in Start
 	ID       int           `json:"id"`       // the decision's number in the game, from 1; the answer repeats it
 	Decision wire.Decision `json:"decision"` // what is asked
-	Text     string        `json:"text"`     // the same in a sentence (wire.Decision.Text)
+	Text     string        `json:"text"`     // the same in a sentence (render.Decision)
 	Options  wire.Options  `json:"options"`  // the legal answers
 	// View is what changes, as the seat sees it (wire.State): with
 	// Start.Board it makes the seat's wire.Snapshot.
@@ -137,27 +137,13 @@ func (m *Decide) appendJSON(b []byte, omit omissions) []byte {
 	b = m.View.AppendJSON(b)
 	if !omit.events {
 		b = append(b, `,"events":`...)
-		b = appendEvents(b, m.Events)
+		b = wire.AppendArray(b, m.Events, (*wire.Event).AppendJSON)
 	}
 	b = append(b, `,"budget":{"decision_ms":`...)
 	b = strconv.AppendInt(b, m.Budget.DecisionMS, 10)
 	b = append(b, `,"game_ms":`...)
 	b = strconv.AppendInt(b, m.Budget.GameMS, 10)
 	return append(b, "}}"...)
-}
-
-func appendEvents(b []byte, events []wire.Event) []byte {
-	if events == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range events {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = events[i].AppendJSON(b)
-	}
-	return append(b, ']')
 }
 
 // Answer is the program's answer to a Decide: an action as wire decodes

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -16,7 +17,7 @@ func decideAt(g *monopoly.Game, events []monopoly.Event, omit omissions) Decide 
 	v := g.View(g.Decider())
 	m := Decide{Type: TypeDecide, Game: 1, ID: 7, Decision: wire.NewDecision(v), Options: wire.NewOptionsWithout(v, omit.options),
 		View: wire.NewState(v), Budget: Budget{DecisionMS: 5000, GameMS: 299000}}
-	m.Text = m.Decision.Text(nil)
+	m.Text = render.Decision(m.Decision, nil)
 	for i, e := range events {
 		m.Events = append(m.Events, wire.NewEvent(v.Rules(), e, v.Me(), i))
 	}
@@ -97,7 +98,7 @@ func BenchmarkDecide(b *testing.B) {
 				m := Decide{Type: TypeDecide, Game: 1, ID: 7, Decision: wire.NewDecision(v), Options: wire.NewOptionsWithout(v, omit.options),
 					View: wire.NewState(v)}
 				if !omit.text {
-					m.Text = m.Decision.Text(nil)
+					m.Text = render.Decision(m.Decision, nil)
 				}
 				buf = m.appendJSON(buf[:0], omit)
 				var a Answer

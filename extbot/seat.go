@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -153,7 +154,7 @@ func (s *Seat) ask(v monopoly.View, d monopoly.Decision) (agent.Answer, error) {
 		Options: wire.NewOptionsWithout(v, s.omit.options), View: wire.NewState(v),
 		Budget: Budget{DecisionMS: budget.Milliseconds(), GameMS: left.Milliseconds()}}
 	if !s.omit.text {
-		msg.Text = msg.Decision.Text(nil)
+		msg.Text = render.Decision(msg.Decision, nil)
 	}
 	if s.omit.events {
 		s.pending = s.pending[:0]

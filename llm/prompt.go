@@ -3,10 +3,10 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -189,7 +189,7 @@ func decisionSection(v monopoly.View, t Table, lastSpeech string) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("You must now decide: %s", d.Kind)
-	line("%s", d.Text(t.Names))
+	line("%s", render.Decision(d, t.Names))
 	line("Your cash: $%d.", v.Cash(me))
 	switch d.Kind {
 	case monopoly.DecisionManage:
@@ -270,24 +270,18 @@ func tradeOptions(b *strings.Builder, to *wire.TradeOptions, r *monopoly.Rules, 
 }
 
 func sideText(s wire.TradeSide) string {
-	parts := slices.Clone(s.SquareNames)
+	cash := ""
 	if s.MaxCash > 0 {
-		parts = append(parts, fmt.Sprintf("cash up to $%d", s.MaxCash))
+		cash = fmt.Sprintf("cash up to $%d", s.MaxCash)
 	}
-	for _, d := range s.JailCards {
-		parts = append(parts, "a Get Out of Jail Free card ("+d+")")
-	}
-	if len(parts) == 0 {
-		return "nothing"
-	}
-	return strings.Join(parts, ", ")
+	return render.Holdings(s.SquareNames, cash, s.JailCards)
 }
 
 // contextSection is the board as the seat sees it.
 func contextSection(v monopoly.View, t Table) string {
 	s := wire.ViewSnapshot(v, t.Names)
 	s.Options = nil // the decision section lists them
-	return strings.TrimRight(s.Text(), "\n")
+	return strings.TrimRight(render.Text(s), "\n")
 }
 
 // estimateTokens is the budgets' measure: four characters a token.

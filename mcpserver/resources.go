@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/wire"
 )
@@ -361,7 +362,7 @@ func (s *Server) readState(_ context.Context, _ *readCtx, g *session.Session) (*
 	if err != nil {
 		return nil, err
 	}
-	return jsonContent(stateOut{GameID: g.ID(), Status: pr.Status, Summary: pr.Summary, Seats: g.Setup().Seats, View: p.View, Board: p.View.Text()})
+	return jsonContent(stateOut{GameID: g.ID(), Status: pr.Status, Summary: pr.Summary, Seats: g.Setup().Seats, View: p.View, Board: render.Text(p.View)})
 }
 
 func (s *Server) readBoard(_ context.Context, _ *readCtx, g *session.Session) (*content, error) {
@@ -369,7 +370,7 @@ func (s *Server) readBoard(_ context.Context, _ *readCtx, g *session.Session) (*
 	if err != nil {
 		return nil, err
 	}
-	return &content{mimeSVG, p.View.SVG()}, nil
+	return &content{mimeSVG, render.SVG(p.View)}, nil
 }
 
 func (s *Server) readDecision(_ context.Context, rc *readCtx, g *session.Session) (*content, error) {
@@ -378,7 +379,7 @@ func (s *Server) readDecision(_ context.Context, rc *readCtx, g *session.Session
 		return nil, err
 	}
 	out := map[string]any{"game_id": g.ID(), "entries": p.Entries, "over": p.Over, "your_turn": p.YourTurn,
-		"decision": p.Decision, "question": p.Decision.Text(names(p.View))}
+		"decision": p.Decision, "question": render.Decision(p.Decision, names(p.View))}
 	if legal := legalPayloads(&p); len(legal) > 0 {
 		out["example"] = legal[0]
 	}
@@ -391,7 +392,7 @@ func (s *Server) readLegal(_ context.Context, rc *readCtx, g *session.Session) (
 		return nil, err
 	}
 	out := map[string]any{"game_id": g.ID(), "entries": p.Entries, "over": p.Over, "your_turn": p.YourTurn,
-		"decision": p.Decision, "question": p.Decision.Text(names(p.View)), "legal": legalPayloads(&p)}
+		"decision": p.Decision, "question": render.Decision(p.Decision, names(p.View)), "legal": legalPayloads(&p)}
 	switch {
 	case p.Over:
 		out["note"] = "the game is over"

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/gopoly/gopoly/internal/testbots"
+	_ "github.com/gopoly/gopoly/agent/agenttest"
 	"github.com/gopoly/gopoly/session"
 )
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
 )
 
@@ -34,7 +35,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	p := st.Pending
 	data := map[string]any{
 		"ID": sess.ID(), "CSRF": s.csrf, "Token": token(r), "Seat": p.Seat, "Setup": setup,
-		"Names": setup.Names(), "State": st, "Board": template.HTML(p.View.SVG()), "Board0": p.View.Text(), // the SVG escapes what it draws
+		"Names": setup.Names(), "State": st, "Board": template.HTML(render.SVG(p.View)), "Board0": render.Text(p.View), // the SVG escapes what it draws
 		"Research": tok != "" && p.Seat < 0, "Control": token(r) != "",
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -75,7 +76,7 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
-	io.WriteString(w, snap.SVG())
+	io.WriteString(w, render.SVG(snap))
 }
 
 // gameState is what the page's scripts redraw from.
@@ -93,7 +94,7 @@ func (s *Server) stateOf(sess *session.Session, tok string) (gameState, error) {
 		return gameState{}, err
 	}
 	setup := sess.Setup()
-	return gameState{Pending: p, Text: p.Decision.Text(setup.Names()), Status: sess.Status(), Pace: s.paceOf(sess.ID())}, nil
+	return gameState{Pending: p, Text: render.Decision(p.Decision, setup.Names()), Status: sess.Status(), Pace: s.paceOf(sess.ID())}, nil
 }
 
 // state is the token's holder's view, decision and options now.

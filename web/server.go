@@ -1,5 +1,5 @@
 // Package web is gopoly's browser front end (gopoly serve): a lobby of
-// games, a game page that draws the board (wire.Snapshot.SVG), streams
+// games, a game page that draws the board (render.SVG), streams
 // the events live over server-sent events, paces games of bots, lets a
 // person answer from the legal options the server sends, scrubs back
 // through a game and forks it. It speaks only the session API and the

@@ -247,27 +247,26 @@ func (d *decoder) arg(k keyType, v *value, a *monopoly.Action) error {
 }
 
 func (d *decoder) square(v *value) (int, error) {
-	switch v.kind {
-	case jsonString:
-		return squareByName(d.r, v.str)
-	case jsonNumber:
-		if n, ok := v.integer(); ok {
-			return squareIndex(d.r, n)
-		}
-	}
-	return -1, fmt.Errorf("want a square's index or name, got %s", describe(v))
+	return d.nameOrIndex(v, squareByName, squareIndex, "a square's index or name")
 }
 
 func (d *decoder) deck(v *value) (int, error) {
+	return d.nameOrIndex(v, deckByName, deckIndex, "a deck's name or index")
+}
+
+// nameOrIndex reads a square or a deck: by name from a string, by index
+// from a whole number.
+func (d *decoder) nameOrIndex(v *value, byName func(*monopoly.Rules, string) (int, error),
+	byIndex func(*monopoly.Rules, int64) (int, error), want string) (int, error) {
 	switch v.kind {
 	case jsonString:
-		return deckByName(d.r, v.str)
+		return byName(d.r, v.str)
 	case jsonNumber:
 		if n, ok := v.integer(); ok {
-			return deckIndex(d.r, n)
+			return byIndex(d.r, n)
 		}
 	}
-	return -1, fmt.Errorf("want a deck's name or index, got %s", describe(v))
+	return -1, fmt.Errorf("want %s, got %s", want, describe(v))
 }
 
 func (d *decoder) offer(v *value) (*monopoly.TradeOffer, error) {
@@ -312,24 +311,24 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 	if v.kind != jsonObject {
 		return d.fail(path, "want an object {\"squares\":[...],\"cash\":N,\"jail_cards\":[...]}, got %s", v.kind)
 	}
-	keep, nkeep := keepDecks(d.r)
 	for i := range v.fields {
 		f := &v.fields[i]
 		p := path + "." + f.key
 		switch f.key {
 		case "squares":
-			if f.val.kind != jsonArray {
-				return d.fail(p, "want an array of squares, got %s", f.val.kind)
-			}
-			for j := range f.val.elems {
-				sq, err := d.square(&f.val.elems[j])
+			err := d.array(p, "squares", &f.val, func(e *value) error {
+				sq, err := d.square(e)
 				if err != nil {
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
+					return err
 				}
 				if *squares&(1<<sq) != 0 {
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%s (%d) is listed twice", d.r.Squares[sq].Name, sq)
+					return fmt.Errorf("%s (%d) is listed twice", d.r.Squares[sq].Name, sq)
 				}
 				*squares |= 1 << sq
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		case "cash":
 			n, ok := f.val.integer()
@@ -341,34 +340,41 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 			}
 			*cash = n
 		case "jail_cards":
-			if f.val.kind != jsonArray {
-				return d.fail(p, "want an array of deck names, got %s", f.val.kind)
-			}
-			for j := range f.val.elems {
-				deck, err := d.deck(&f.val.elems[j])
+			err := d.array(p, "deck names", &f.val, func(e *value) error {
+				deck, err := d.deck(e)
 				if err != nil {
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
+					return err
 				}
-				// A deck named twice means its first two cards, for the
-				// rare rules whose deck holds more than one.
-				b := -1
-				for k := range nkeep {
-					if keep[k] == deck && *cards&(1<<k) == 0 {
-						b = k
-						break
-					}
-				}
+				b := nextJailCard(d.r, deck, *cards)
 				if b < 0 {
 					what := "no Get Out of Jail Free card"
 					if *cards != 0 {
 						what = "no more Get Out of Jail Free cards"
 					}
-					return d.fail(fmt.Sprintf("%s[%d]", p, j), "deck %s has %s", d.r.Decks[deck].Name, what)
+					return fmt.Errorf("deck %s has %s", d.r.Decks[deck].Name, what)
 				}
 				*cards |= 1 << b
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		default:
 			return d.fail(p, "not a key of a side of an offer, which takes squares, cash and jail_cards")
+		}
+	}
+	return nil
+}
+
+// array reads the JSON array v at path p, of what it should hold, each
+// element by read; an element's error is reported at its index.
+func (d *decoder) array(p, of string, v *value, read func(e *value) error) error {
+	if v.kind != jsonArray {
+		return d.fail(p, "want an array of %s, got %s", of, v.kind)
+	}
+	for j := range v.elems {
+		if err := read(&v.elems[j]); err != nil {
+			return d.fail(fmt.Sprintf("%s[%d]", p, j), "%v", err)
 		}
 	}
 	return nil

@@ -26,18 +26,18 @@ func TestActionRoundTrip(t *testing.T) {
 			for _, a := range candidates(g.View(d.Player), rng) {
 				data, err := wire.EncodeAction(r, a)
 				if err != nil {
-					t.Fatalf("%s seed %d: encode %+v: %v", vr.name, seed, a, err)
+					t.Fatalf("%s seed %d: encode %+v: %v", vr.Name, seed, a, err)
 				}
 				back, err := wire.DecodeAction(r, d.Player, data)
 				if err != nil {
-					t.Fatalf("%s seed %d: decode %s: %v", vr.name, seed, data, err)
+					t.Fatalf("%s seed %d: decode %s: %v", vr.Name, seed, data, err)
 				}
 				if !sameAction(a, back) {
-					t.Fatalf("%s: %s read back as %+v, want %+v", vr.name, data, back, a)
+					t.Fatalf("%s: %s read back as %+v, want %+v", vr.Name, data, back, a)
 				}
 				again, _ := wire.EncodeAction(r, back)
 				if string(again) != string(data) {
-					t.Fatalf("%s: encoded %s, then %s", vr.name, data, again)
+					t.Fatalf("%s: encoded %s, then %s", vr.Name, data, again)
 				}
 				seen[a.Kind] = true
 			}
@@ -189,7 +189,7 @@ func TestEncodeActionErrors(t *testing.T) {
 // depend on them.
 func TestEncodeActionCanonical(t *testing.T) {
 	r := monopoly.DefaultRules()
-	sealed := rulesOf(t, variant{"sealed", "deal_protocol: sealed"})
+	sealed := rulesOf(t, variant{Name: "sealed", YAML: "deal_protocol: sealed"})
 	chance, _ := r.JailCardBit(0)
 	tests := []struct {
 		r    *monopoly.Rules
@@ -267,13 +267,13 @@ func TestAnswersMatchEngine(t *testing.T) {
 				var re *monopoly.RuleError
 				notAnswer := errors.As(err, &re) && re.Code == monopoly.RefusalNotAnAnswer
 				if notAnswer == listed[k] {
-					t.Errorf("%s: %s: listed %v, engine says %v", vr.name, d.Kind, listed[k], err)
+					t.Errorf("%s: %s: listed %v, engine says %v", vr.Name, d.Kind, listed[k], err)
 				}
 			}
 			return len(done) < 7
 		})
 		if len(done) < 7 {
-			t.Errorf("%s: only %d decision kinds reached", vr.name, len(done))
+			t.Errorf("%s: only %d decision kinds reached", vr.Name, len(done))
 		}
 	}
 }

@@ -60,16 +60,17 @@ func (o *object) ints(k string, v []int) {
 
 func (o *object) strs(k string, v []string) {
 	o.key(k)
-	o.b = appendArray(o.b, v, func(b []byte, s *string) []byte { return AppendString(b, *s) })
+	o.b = AppendArray(o.b, v, func(s *string, b []byte) []byte { return AppendString(b, *s) })
 }
 
 func appendInts(b []byte, v []int) []byte {
-	return appendArray(b, v, func(b []byte, n *int) []byte { return strconv.AppendInt(b, int64(*n), 10) })
+	return AppendArray(b, v, func(n *int, b []byte) []byte { return strconv.AppendInt(b, int64(*n), 10) })
 }
 
-// appendArray writes l as a JSON array, each element by f; nil is null,
-// as encoding/json writes a nil slice.
-func appendArray[T any](b []byte, l []T, f func(b []byte, e *T) []byte) []byte {
+// AppendArray appends l to b as a JSON array, each element written by f
+// (a method expression such as (*Event).AppendJSON will do); nil is
+// null, as encoding/json writes a nil slice.
+func AppendArray[T any](b []byte, l []T, f func(e *T, b []byte) []byte) []byte {
 	if l == nil {
 		return append(b, "null"...)
 	}
@@ -78,7 +79,7 @@ func appendArray[T any](b []byte, l []T, f func(b []byte, e *T) []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = f(b, &l[i])
+		b = f(&l[i], b)
 	}
 	return append(b, ']')
 }
@@ -103,7 +104,7 @@ func (s *State) AppendJSON(b []byte) []byte {
 	o.ints("houses", s.Houses)
 	o.ints("mortgaged", s.Mortgaged)
 	o.key("players")
-	o.b = appendArray(o.b, s.Players, func(b []byte, p *PlayerBrief) []byte { return p.appendJSON(b) })
+	o.b = AppendArray(o.b, s.Players, (*PlayerBrief).appendJSON)
 	return o.close()
 }
 
@@ -169,7 +170,7 @@ func (op *Options) AppendJSON(b []byte) []byte {
 	o.str("decision", op.Decision.String())
 	o.int("player", op.Player)
 	o.key("actions") // EncodeAction's compact JSON, as it is
-	o.b = appendArray(o.b, op.Actions, func(b []byte, a *json.RawMessage) []byte { return append(b, *a...) })
+	o.b = AppendArray(o.b, op.Actions, func(a *json.RawMessage, b []byte) []byte { return append(b, *a...) })
 	if op.Notation != nil {
 		o.strs("notation", op.Notation)
 	}
@@ -208,7 +209,7 @@ func (t *TradeOptions) appendJSON(b []byte) []byte {
 	o.key("give")
 	o.b = t.Give.appendJSON(o.b)
 	o.key("partners")
-	o.b = appendArray(o.b, t.Partners, func(b []byte, tp *TradePartner) []byte {
+	o.b = AppendArray(o.b, t.Partners, func(tp *TradePartner, b []byte) []byte {
 		p := openObject(b)
 		p.int("seat", tp.Seat)
 		p.key("get")

@@ -24,9 +24,9 @@ func TestAppendJSONAsEncodingJSON(t *testing.T) {
 			v := g.View(g.Decider())
 			st, d, o := wire.NewState(v), wire.NewDecision(v), wire.NewOptions(v)
 			kinds[d.Kind] = true
-			sameJSON(t, vr.name, "state", st.AppendJSON(nil), st)
-			sameJSON(t, vr.name, "decision", d.AppendJSON(nil), d)
-			sameJSON(t, vr.name, "options", o.AppendJSON(nil), o)
+			sameJSON(t, vr.Name, "state", st.AppendJSON(nil), st)
+			sameJSON(t, vr.Name, "decision", d.AppendJSON(nil), d)
+			sameJSON(t, vr.Name, "options", o.AppendJSON(nil), o)
 			// Without notation and trades: the same, less those keys.
 			lean := wire.NewOptionsWithout(v, wire.WithoutNotation|wire.WithoutTrade)
 			var got map[string]any
@@ -38,12 +38,12 @@ func TestAppendJSONAsEncodingJSON(t *testing.T) {
 			roundTrip(t, o, &want)
 			delete(want, "notation")
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: options without notation and trades:\n got %v\nwant %v", vr.name, got, want)
+				t.Errorf("%s: options without notation and trades:\n got %v\nwant %v", vr.Name, got, want)
 			}
 			return !t.Failed()
 		})
 		if len(kinds) < 6 {
-			t.Errorf("%s: only %d decision kinds met", vr.name, len(kinds))
+			t.Errorf("%s: only %d decision kinds met", vr.Name, len(kinds))
 		}
 	}
 }
@@ -52,7 +52,7 @@ func TestAppendJSONAsEncodingJSON(t *testing.T) {
 // encoding/json reads them back.
 func TestAppendJSONStrings(t *testing.T) {
 	for _, s := range []string{"", `a "quoted" \ name`, "tab\there\nline", "<b>&amp;</b>", "Café ß 日本", "bad \xff utf-8", "\u2028\x7f\x00"} {
-		st := wire.State{Players: []wire.PlayerBrief{{JailCardDecks: []string{s}}}, SpeedDie: s}
+		st := wire.State{Players: []wire.PlayerBrief{{JailCardDecks: []string{s}}}, Progress: wire.Progress{SpeedDie: s}}
 		d := wire.Decision{SquareName: s, Offer: &wire.Offer{Give: wire.Side{SquareNames: []string{s}}}}
 		o := wire.Options{Notation: []string{s}, Accept: &wire.LimitRange{Meaning: s}, Trade: &wire.TradeOptions{Limits: s}}
 		sameJSON(t, s, "state", st.AppendJSON(nil), st)

@@ -5,21 +5,8 @@ import (
 
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/wire"
+	"github.com/gopoly/gopoly/wire/wiretest"
 )
-
-// benchPosition is a manage decision in mid-game whose seat may trade:
-// the richest options there are.
-func benchPosition(b *testing.B) *monopoly.Game {
-	b.Helper()
-	return findPosition(b, variants[0], func(g *monopoly.Game, n int) bool {
-		d := g.Pending()
-		if d.Kind != monopoly.DecisionManage || n < 100 {
-			return false
-		}
-		o := wire.NewOptions(g.View(d.Player))
-		return o.Trade != nil && len(o.Trade.Give.Squares) > 2 && len(o.Actions) > 3
-	}).g
-}
 
 var benchTrade = monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 1,
 	Offer: &monopoly.TradeOffer{From: 1, To: 2, GiveSquares: 1<<37 | 1<<39, GiveCash: 100, GetSquares: 1 << 1, GiveCards: 1}}
@@ -72,7 +59,7 @@ func BenchmarkDecodeAction(b *testing.B) {
 }
 
 func BenchmarkNewOptions(b *testing.B) {
-	g := benchPosition(b)
+	g := wiretest.TradePosition(b)
 	v := g.View(g.Pending().Player)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -81,7 +68,7 @@ func BenchmarkNewOptions(b *testing.B) {
 }
 
 func BenchmarkNewSnapshot(b *testing.B) {
-	g := benchPosition(b)
+	g := wiretest.TradePosition(b)
 	p := g.Pending().Player
 	for _, bc := range []struct {
 		name   string
@@ -94,16 +81,6 @@ func BenchmarkNewSnapshot(b *testing.B) {
 			}
 		})
 	}
-}
-
-func BenchmarkSnapshotSVG(b *testing.B) {
-	s := wire.NewSnapshot(benchPosition(b), -1, names)
-	b.ReportAllocs()
-	size := 0
-	for b.Loop() {
-		size = len(s.SVG())
-	}
-	b.ReportMetric(float64(size), "bytes/doc")
 }
 
 func BenchmarkDigestAdd(b *testing.B) {

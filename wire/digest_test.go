@@ -63,7 +63,7 @@ func playPerft(t *testing.T, variant string, players int, seed uint64, bot strin
 		var a monopoly.Action
 		if bot == "random" {
 			var speech, thought string
-			a, speech, thought = randoms[p.Player].decide(g.View(p.Player), p)
+			a, speech, thought = randoms[p.Player].Decide(g.View(p.Player), p)
 			g.Say(p.Player, speech, thought)
 		} else {
 			a = bots[p.Player].Decide(g.View(p.Player), p)

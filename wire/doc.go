@@ -1,7 +1,9 @@
 // Package wire is the format every client of gopoly speaks: a terminal
 // UI, the MCP server, language-model players, a browser, bots in other
 // languages. The engine (package monopoly) stays pure; this package turns
-// its values into stable names and JSON and reads answers back.
+// its values into stable names and JSON and reads answers back; package
+// render draws them for people (the board as text and SVG, decisions in
+// sentences).
 //
 // # Names
 //

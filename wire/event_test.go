@@ -57,9 +57,9 @@ func recorded(t *testing.T, games int) map[string][]monopoly.Event {
 		r := rulesOf(t, vr)
 		for seed := uint64(1); seed <= uint64(games); seed++ {
 			gm := newGame(r, 2+int(seed%3), seed, true)
-			for gm.step(t) {
+			for gm.Step(t) {
 			}
-			out[vr.name] = append(out[vr.name], gm.g.Events()...)
+			out[vr.Name] = append(out[vr.Name], gm.G.Events()...)
 		}
 	}
 	return out
@@ -127,7 +127,7 @@ func mustJSONAny(v any) string { data, _ := json.Marshal(v); return string(data)
 
 func variantNamed(name string) variant {
 	for _, v := range variants {
-		if v.name == name {
+		if v.Name == name {
 			return v
 		}
 	}

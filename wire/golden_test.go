@@ -10,33 +10,6 @@ import (
 	"github.com/gopoly/gopoly/wire"
 )
 
-// found is a position reached by seeded random play.
-type found struct {
-	Variant   string `json:"variant"`
-	Rules     string `json:"rules"` // the overrides of the default rules
-	Seed      uint64 `json:"seed"`
-	Decisions int    `json:"decisions"` // decisions played before it
-	g         *monopoly.Game
-}
-
-// findPosition plays the seeded random games of a variant until pred
-// holds, and returns that position.
-func findPosition(t testing.TB, vr variant, pred func(g *monopoly.Game, n int) bool) found {
-	t.Helper()
-	var f found
-	positions(t, rulesOf(t, vr), 30, func(g *monopoly.Game, seed uint64, n int) bool {
-		if pred(g, n) {
-			f = found{Variant: vr.name, Rules: vr.yaml, Seed: seed, Decisions: n, g: g.Clone()}
-			return false
-		}
-		return true
-	})
-	if f.g == nil {
-		t.Fatalf("%s: no position found", vr.name)
-	}
-	return f
-}
-
 // decisionFixture is a golden file of one decision kind.
 type decisionFixture struct {
 	found
@@ -87,12 +60,12 @@ func TestGoldenDecisions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			f := findPosition(t, tc.variant, tc.pred)
-			d := f.g.Pending()
+			d := f.Game.Pending()
 			viewer := d.Player
 			if d.Kind == monopoly.DecisionNone {
 				viewer = 0
 			}
-			v := f.g.View(viewer)
+			v := f.Game.View(viewer)
 			golden(t, "decisions/"+tc.file+".json", decisionFixture{found: f, Decision: wire.NewDecision(v),
 				Options: wire.NewOptions(v), Schema: wire.Schema(d.Kind)})
 		})
@@ -112,7 +85,7 @@ type actionFixture struct {
 // back as the action.
 func TestGoldenActions(t *testing.T) {
 	open := monopoly.DefaultRules()
-	sealedV := variant{"sealed", "deal_protocol: sealed"}
+	sealedV := variant{Name: "sealed", YAML: "deal_protocol: sealed"}
 	sealed := rulesOf(t, sealedV)
 	chance, _ := open.JailCardBit(0)
 	offer := &monopoly.TradeOffer{From: 1, To: 2, GiveSquares: 1<<37 | 1<<39, GiveCash: 100, GiveCards: chance, GetSquares: 1<<1 | 1<<3}
@@ -158,7 +131,7 @@ func TestGoldenActions(t *testing.T) {
 			n := wire.Notation{Rules: tc.r, Names: names}
 			rules := ""
 			if tc.r == sealed {
-				rules = sealedV.yaml
+				rules = sealedV.YAML
 			}
 			golden(t, "actions/"+tc.file+".json", actionFixture{Rules: rules, Player: 1, JSON: data, Bytes: string(data), Notation: n.Format(tc.a)})
 			back, err := wire.DecodeAction(tc.r, 1, data)
@@ -203,9 +176,9 @@ func TestGoldenEvents(t *testing.T) {
 		out := map[monopoly.EventKind]first{}
 		for seed := uint64(1); seed <= 10 && len(out) < int(monopoly.EvSpeech); seed++ {
 			gm := newGame(r, 3, seed, true)
-			for gm.step(t) {
+			for gm.Step(t) {
 			}
-			for i, e := range gm.g.Events() {
+			for i, e := range gm.G.Events() {
 				if _, ok := out[e.Kind]; !ok {
 					out[e.Kind] = first{seed, i, e}
 				}
@@ -221,7 +194,7 @@ func TestGoldenEvents(t *testing.T) {
 		}
 		p := int(f.e.Player)
 		other := (max(p, 0) + 1) % 3
-		golden(t, "events/"+file+".json", eventFixture{Variant: vr.name, Seed: f.seed, Index: f.index, Engine: engine,
+		golden(t, "events/"+file+".json", eventFixture{Variant: vr.Name, Seed: f.seed, Index: f.index, Engine: engine,
 			Research: wire.NewEvent(r, f.e, wire.Research, f.index), Player: wire.NewEvent(r, f.e, p, f.index),
 			Other: wire.NewEvent(r, f.e, other, f.index), Spectator: wire.NewEvent(r, f.e, -1, f.index)})
 	}
@@ -258,11 +231,11 @@ func TestGoldenRefusals(t *testing.T) {
 	f := findPosition(t, variants[0], func(g *monopoly.Game, n int) bool {
 		return n > 50 && g.Pending().Kind == monopoly.DecisionBid && g.Pending().Amount > 0
 	})
-	g := f.g
+	g := f.Game
 	d := g.Pending()
 	v := g.View(d.Player)
 	r := g.Rules()
-	over := findPosition(t, variants[0], func(g *monopoly.Game, _ int) bool { return g.Over() }).g
+	over := findPosition(t, variants[0], func(g *monopoly.Game, _ int) bool { return g.Over() }).Game
 	scripted := monopoly.New(r, 2, 1)
 	scripted.ScriptDice(nil)
 	var cases []refusalFixture

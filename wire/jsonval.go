@@ -142,68 +142,69 @@ func (p *jsonParser) value(depth int) (value, error) {
 	return value{}, p.bad()
 }
 
-func (p *jsonParser) array(depth int) (value, error) {
-	v := value{kind: jsonArray}
+// members reads the comma-separated members of an array or an object,
+// each by member, up to and including the closing bracket end.
+func (p *jsonParser) members(end byte, member func() error) error {
 	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+	if p.pos < len(p.data) && p.data[p.pos] == end {
 		p.pos++
-		return v, nil
+		return nil
 	}
 	for {
-		e, err := p.value(depth + 1)
-		if err != nil {
-			return value{}, err
+		if err := member(); err != nil {
+			return err
 		}
-		v.elems = append(v.elems, e)
 		p.space()
-		if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		if p.pos < len(p.data) && p.data[p.pos] == end {
 			p.pos++
-			return v, nil
+			return nil
 		}
 		if err := p.expect(','); err != nil {
-			return value{}, err
+			return err
 		}
 	}
 }
 
+func (p *jsonParser) array(depth int) (value, error) {
+	v := value{kind: jsonArray}
+	err := p.members(']', func() error {
+		e, err := p.value(depth + 1)
+		v.elems = append(v.elems, e)
+		return err
+	})
+	if err != nil {
+		return value{}, err
+	}
+	return v, nil
+}
+
 func (p *jsonParser) object(depth int) (value, error) {
 	v := value{kind: jsonObject}
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return v, nil
-	}
-	for {
+	err := p.members('}', func() error {
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return value{}, p.bad()
+			return p.bad()
 		}
 		key, err := p.string()
 		if err != nil {
-			return value{}, err
+			return err
 		}
 		for _, f := range v.fields {
 			if f.key == key {
-				return value{}, errors.New("duplicate key " + strconv.Quote(key))
+				return errors.New("duplicate key " + strconv.Quote(key))
 			}
 		}
 		if err := p.expect(':'); err != nil {
-			return value{}, err
+			return err
 		}
 		e, err := p.value(depth + 1)
-		if err != nil {
-			return value{}, err
-		}
 		v.fields = append(v.fields, field{key, e})
-		p.space()
-		if p.pos < len(p.data) && p.data[p.pos] == '}' {
-			p.pos++
-			return v, nil
-		}
-		if err := p.expect(','); err != nil {
-			return value{}, err
-		}
+		return err
+	})
+	if err != nil {
+		return value{}, err
 	}
+	return v, nil
 }
 
 // string reads a string at the opening quote. Like encoding/json, it

@@ -122,6 +122,20 @@ func keepDecks(r *monopoly.Rules) (decks [8]int, n int) {
 	return decks, n
 }
 
+// nextJailCard is the bit of the first Get Out of Jail Free card of deck
+// that cards does not hold yet, or -1 when it holds them all: a deck
+// named twice in one side of an offer means its first two cards, for the
+// rare rules whose deck holds more than one.
+func nextJailCard(r *monopoly.Rules, deck int, cards uint8) int {
+	keep, n := keepDecks(r)
+	for k := range n {
+		if keep[k] == deck && cards&(1<<k) == 0 {
+			return k
+		}
+	}
+	return -1
+}
+
 // suggest returns ` (did you mean "X"?)` for the known name nearest to
 // got, when one is near enough to be a slip; "" otherwise.
 func suggest(known []string, got string) string {

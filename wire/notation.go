@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gopoly/gopoly/internal/rulescache"
+	"github.com/gopoly/gopoly/internal/weakcache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -216,42 +216,25 @@ func (n Notation) Parse(player int, s string) (monopoly.Action, error) {
 			return monopoly.Action{}, p.fail("lift_mortgage takes nothing: it answers for a mortgaged property just received; to lift a mortgage you hold, use unmortgage SQUARE")
 		}
 	case keySquare:
-		sq, err := p.square(true)
-		if err != nil {
-			return monopoly.Action{}, err
-		}
-		p.a.Arg = sq
+		p.a.Arg, err = p.square(true)
 	case keyAmount:
-		v, err := p.amount(false)
-		if err != nil {
-			return monopoly.Action{}, err
-		}
-		p.a.Arg = v
+		p.a.Arg, err = p.amount(false)
 	case keyLimit:
 		if !p.done() {
-			v, err := p.amount(true)
-			if err != nil {
-				return monopoly.Action{}, err
-			}
-			p.a.Arg = v
+			p.a.Arg, err = p.amount(true)
 		}
 	case keyDeck:
 		p.a.Arg = -1
 		if !p.done() {
-			d, err := p.deck()
-			if err != nil {
-				return monopoly.Action{}, err
-			}
-			p.a.Arg = d
+			p.a.Arg, err = p.deck()
 		}
 	case keyOffer:
-		o, err := p.offer(player)
-		if err != nil {
-			return monopoly.Action{}, err
-		}
-		p.a.Offer = o
+		p.a.Offer, err = p.offer(player)
 	}
-	if err := p.end(); err != nil {
+	if err == nil {
+		err = p.end()
+	}
+	if err != nil {
 		return monopoly.Action{}, err
 	}
 	return p.a, nil
@@ -509,7 +492,6 @@ func (p *parser) items(squares *uint64, cash *int64, cards *uint8) error {
 	r := p.n.Rules
 	before := p.pos
 	cashSeen := false
-	keep, nkeep := keepDecks(r)
 	for !p.done() {
 		t := p.toks[p.pos]
 		l := strings.ToLower(t.text)
@@ -540,13 +522,7 @@ func (p *parser) items(squares *uint64, cash *int64, cards *uint8) error {
 			if err != nil {
 				return err
 			}
-			b := -1
-			for k := range nkeep {
-				if keep[k] == d && *cards&(1<<k) == 0 {
-					b = k
-					break
-				}
-			}
+			b := nextJailCard(r, d, *cards)
 			if b < 0 {
 				p.pos--
 				return p.fail("deck %s has no (more) Get Out of Jail Free cards", r.Decks[d].Name)
@@ -676,7 +652,7 @@ func squareWords(r *monopoly.Rules) []string {
 	})
 }
 
-var squareWordCache rulescache.Cache[[]string]
+var squareWordCache weakcache.Cache[monopoly.Rules, []string]
 
 // squareWord writes square sq of r so that it reads back as itself.
 func squareWord(r *monopoly.Rules, sq int) string {

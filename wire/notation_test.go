@@ -145,13 +145,13 @@ func TestNotationRoundTrip(t *testing.T) {
 					s := n.Format(a)
 					back, err := n.Parse(d.Player, s)
 					if err != nil {
-						t.Fatalf("%s seed %d: %+v formatted as %q: %v", vr.name, seed, a, s, err)
+						t.Fatalf("%s seed %d: %+v formatted as %q: %v", vr.Name, seed, a, s, err)
 					}
 					if !sameAction(a, back) {
-						t.Fatalf("%s: %q read back as %+v, want %+v", vr.name, s, back, a)
+						t.Fatalf("%s: %q read back as %+v, want %+v", vr.Name, s, back, a)
 					}
 					if again := n.Format(back); again != s {
-						t.Fatalf("%s: %q formatted again as %q", vr.name, s, again)
+						t.Fatalf("%s: %q formatted again as %q", vr.Name, s, again)
 					}
 				}
 			}

@@ -24,7 +24,7 @@ func TestOptionsAgreeWithEngine(t *testing.T) {
 				o := wire.NewOptions(v)
 				if d.Kind == monopoly.DecisionNone || viewer != d.Player {
 					if len(o.Actions) != 0 || o.Bid != nil || o.Accept != nil || o.Trade != nil {
-						t.Fatalf("%s seed %d: seat %d does not decide %s but has options %+v", vr.name, seed, viewer, d.Kind, o)
+						t.Fatalf("%s seed %d: seat %d does not decide %s but has options %+v", vr.Name, seed, viewer, d.Kind, o)
 					}
 					continue
 				}

@@ -10,24 +10,30 @@ import (
 // not the order of the decks, not the generator, not another seat's
 // sealed limit.
 type Snapshot struct {
-	Viewer       int            `json:"viewer"`            // the seat; -1 for a spectator
-	Turn         int            `json:"turn"`              // turns started so far
-	Round        int            `json:"round"`             // the round, from 1
-	Phase        monopoly.Phase `json:"phase"`             // where the current turn stands
-	Current      int            `json:"current"`           // whose turn it is
-	Dice         [2]int         `json:"dice"`              // the dice last rolled; [0,0] before the first roll
-	SpeedDie     string         `json:"speed_die"`         // the speed die with the last turn roll ("1"-"6", "mr_monopoly", "bus"); "" when not thrown
-	Over         bool           `json:"over"`              // the game has ended
-	Winner       int            `json:"winner"`            // -1 while the game goes on, or for a tie
-	DealProtocol string         `json:"deal_protocol"`     // "open" or "sealed"
-	Board        []SquareState  `json:"board"`             // every square, by index
-	HouseSupply  int            `json:"house_supply"`      // houses left in the bank
-	HotelSupply  int            `json:"hotel_supply"`      // hotels left in the bank
-	Jackpot      int            `json:"jackpot"`           // the Free Parking pot
-	Decks        []DeckState    `json:"decks"`             // by index
-	Players      []PlayerState  `json:"players"`           // by seat
-	Decision     Decision       `json:"decision"`          // the pending decision as the viewer sees it
-	Options      *Options       `json:"options,omitempty"` // only for the seat that decides
+	Progress
+	DealProtocol string        `json:"deal_protocol"`     // "open" or "sealed"
+	Board        []SquareState `json:"board"`             // every square, by index
+	HouseSupply  int           `json:"house_supply"`      // houses left in the bank
+	HotelSupply  int           `json:"hotel_supply"`      // hotels left in the bank
+	Jackpot      int           `json:"jackpot"`           // the Free Parking pot
+	Decks        []DeckState   `json:"decks"`             // by index
+	Players      []PlayerState `json:"players"`           // by seat
+	Decision     Decision      `json:"decision"`          // the pending decision as the viewer sees it
+	Options      *Options      `json:"options,omitempty"` // only for the seat that decides
+}
+
+// Progress is how far a game has come, as a viewer sees it: the part
+// that Snapshot and State share.
+type Progress struct {
+	Viewer   int            `json:"viewer"`    // the seat; -1 for a spectator
+	Turn     int            `json:"turn"`      // turns started so far
+	Round    int            `json:"round"`     // the round, from 1
+	Phase    monopoly.Phase `json:"phase"`     // where the current turn stands
+	Current  int            `json:"current"`   // whose turn it is
+	Dice     [2]int         `json:"dice"`      // the dice last rolled; [0,0] before the first roll
+	SpeedDie string         `json:"speed_die"` // the speed die with the last turn roll ("1"-"6", "mr_monopoly", "bus"); "" when not thrown
+	Over     bool           `json:"over"`      // the game has ended
+	Winner   int            `json:"winner"`    // -1 while the game goes on, or for a tie
 }
 
 // SquareState is a square of the board and what stands on it.

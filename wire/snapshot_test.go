@@ -33,7 +33,7 @@ func TestSnapshotHidesWhatTheViewerMayNotKnow(t *testing.T) {
 				for _, fseed := range []uint64{1, 2} {
 					f := g.View(viewer).Fork(fseed)
 					if got := mustJSON(t, wire.NewSnapshot(f, viewer, names)); got != want {
-						t.Fatalf("%s seed %d decision %d viewer %d: the snapshot depends on hidden state:\n%s\n%s", vr.name, seed, n, viewer, want, got)
+						t.Fatalf("%s seed %d decision %d viewer %d: the snapshot depends on hidden state:\n%s\n%s", vr.Name, seed, n, viewer, want, got)
 					}
 				}
 			}

@@ -50,23 +50,15 @@ func NewBoard(r *monopoly.Rules) Board {
 // told of the Board once can be sent a State at every turn, as the bot
 // protocol does; State.Snapshot makes the Snapshot again.
 type State struct {
-	Viewer      int            `json:"viewer"`       // the seat; -1 for a spectator
-	Turn        int            `json:"turn"`         // turns started so far
-	Round       int            `json:"round"`        // the round, from 1
-	Phase       monopoly.Phase `json:"phase"`        // where the current turn stands
-	Current     int            `json:"current"`      // whose turn it is
-	Dice        [2]int         `json:"dice"`         // the dice last rolled; [0,0] before the first roll
-	SpeedDie    string         `json:"speed_die"`    // as in Snapshot
-	Over        bool           `json:"over"`         // the game has ended
-	Winner      int            `json:"winner"`       // -1 while the game goes on, or for a tie
-	HouseSupply int            `json:"house_supply"` // houses left in the bank
-	HotelSupply int            `json:"hotel_supply"` // hotels left in the bank
-	Jackpot     int            `json:"jackpot"`      // the Free Parking pot
-	Decks       []int          `json:"decks"`        // cards in each deck now, by index
-	Owners      []int          `json:"owners"`       // by square: the owner's seat; -1 for none
-	Houses      []int          `json:"houses"`       // by square: houses standing, 5 for a hotel
-	Mortgaged   []int          `json:"mortgaged"`    // the mortgaged squares, in board order
-	Players     []PlayerBrief  `json:"players"`      // by seat
+	Progress
+	HouseSupply int           `json:"house_supply"` // houses left in the bank
+	HotelSupply int           `json:"hotel_supply"` // hotels left in the bank
+	Jackpot     int           `json:"jackpot"`      // the Free Parking pot
+	Decks       []int         `json:"decks"`        // cards in each deck now, by index
+	Owners      []int         `json:"owners"`       // by square: the owner's seat; -1 for none
+	Houses      []int         `json:"houses"`       // by square: houses standing, 5 for a hotel
+	Mortgaged   []int         `json:"mortgaged"`    // the mortgaged squares, in board order
+	Players     []PlayerBrief `json:"players"`      // by seat
 }
 
 // PlayerBrief is a player in a State: its PlayerState less its name,
@@ -93,8 +85,8 @@ func newState(v monopoly.View, viewer int, over bool, winner int) State {
 	n := len(r.Squares)
 	ints := make([]int, 2*n+len(r.Decks)) // one allocation for the three by-index lists
 	s := State{
-		Viewer: viewer, Turn: v.Turn(), Round: v.Round(), Phase: v.Phase(), Current: v.Current(),
-		Dice: [2]int{d1, d2}, SpeedDie: v.LastSpeedDie().String(), Over: over, Winner: winner,
+		Progress: Progress{Viewer: viewer, Turn: v.Turn(), Round: v.Round(), Phase: v.Phase(), Current: v.Current(),
+			Dice: [2]int{d1, d2}, SpeedDie: v.LastSpeedDie().String(), Over: over, Winner: winner},
 		HouseSupply: v.HouseSupply(), HotelSupply: v.HotelSupply(), Jackpot: v.JackpotCash(),
 		Owners: ints[:n:n], Houses: ints[n : 2*n : 2*n], Decks: ints[2*n:], Mortgaged: []int{},
 		Players: make([]PlayerBrief, v.Players()),
@@ -123,8 +115,7 @@ func newState(v monopoly.View, viewer int, over bool, winner int) State {
 // Options are left empty: a State does not hold them.
 func (s State) Snapshot(b Board, names []string) Snapshot {
 	snap := Snapshot{
-		Viewer: s.Viewer, Turn: s.Turn, Round: s.Round, Phase: s.Phase, Current: s.Current, Dice: s.Dice,
-		SpeedDie: s.SpeedDie, Over: s.Over, Winner: s.Winner, DealProtocol: b.DealProtocol,
+		Progress: s.Progress, DealProtocol: b.DealProtocol,
 		HouseSupply: s.HouseSupply, HotelSupply: s.HotelSupply, Jackpot: s.Jackpot,
 		Board: make([]SquareState, len(b.Squares)), Decks: make([]DeckState, len(b.Decks)),
 		Players: make([]PlayerState, len(s.Players)),

@@ -31,16 +31,16 @@ func TestStateMakesTheSnapshot(t *testing.T) {
 			want := wire.ViewSnapshot(v, names)
 			want.Decision, want.Options = wire.Decision{}, nil
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s seed %d decision %d:\n got %s\nwant %s", vr.name, seed, n, mustJSON(t, got), mustJSON(t, want))
+				t.Fatalf("%s seed %d decision %d:\n got %s\nwant %s", vr.Name, seed, n, mustJSON(t, got), mustJSON(t, want))
 			}
 			if err := sameAsEngine(v, got, names); err != "" {
-				t.Fatalf("%s seed %d decision %d: %s", vr.name, seed, n, err)
+				t.Fatalf("%s seed %d decision %d: %s", vr.Name, seed, n, err)
 			}
 			checked++
 			return true
 		})
 		if checked < 50 {
-			t.Errorf("%s: %d positions checked", vr.name, checked)
+			t.Errorf("%s: %d positions checked", vr.Name, checked)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package worth
 import (
 	"slices"
 
-	"github.com/gopoly/gopoly/internal/rulescache"
+	"github.com/gopoly/gopoly/internal/weakcache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -38,7 +38,7 @@ type Landing struct {
 }
 
 // landingCache holds the model of each rules object in use.
-var landingCache rulescache.Cache[*Landing]
+var landingCache weakcache.Cache[monopoly.Rules, *Landing]
 
 // LandingOf returns the model of r, measuring it on first use. Games
 // running concurrently on the same rules share one measurement; the

@@ -12,7 +12,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/gopoly/gopoly/internal/rulescache"
+	"github.com/gopoly/gopoly/internal/weakcache"
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -32,7 +32,7 @@ type Table struct {
 	utility  uint64 // the utilities, as a mask
 }
 
-var tables rulescache.Cache[*Table]
+var tables weakcache.Cache[monopoly.Rules, *Table]
 
 // Of returns the table of r, computing it on first use.
 func Of(r *monopoly.Rules) *Table { return tables.Get(r, measureGroups) }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/wire"
 )
@@ -204,7 +205,7 @@ func (t *table) ask(ctx context.Context, seat int, tok string) error {
 			t.menu(p, seat)
 			continue
 		case "b", "board":
-			fmt.Fprint(t.out, p.View.Text())
+			fmt.Fprint(t.out, render.Text(p.View))
 			continue
 		case "say":
 			t.speech = strings.TrimSpace(rest)
@@ -257,7 +258,7 @@ func (t *table) menu(p session.Pending, seat int) {
 	if me.InJail {
 		where = "in jail"
 	}
-	fmt.Fprintf(t.out, "\n  %s: %s, %s\n  %s\n", t.log.names[seat], t.log.money(me.Cash), where, p.Decision.Text(t.names))
+	fmt.Fprintf(t.out, "\n  %s: %s, %s\n  %s\n", t.log.names[seat], t.log.money(me.Cash), where, render.Decision(p.Decision, t.names))
 	o := p.Options
 	for i, text := range o.Notation {
 		fmt.Fprintf(t.out, "  %2d) %s%s\n", i+1, text, t.cost(text, seat, p.View))
@@ -555,7 +556,7 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 		st := s.Status()
 		fmt.Fprintf(out, "\nResuming after %d answers: %s\n", st.Entries, st.Summary)
 		if p, err := s.Pending(t.viewer); err == nil {
-			fmt.Fprint(out, p.View.Text())
+			fmt.Fprint(out, render.Text(p.View))
 		}
 	}
 	err = t.play(ctx)

@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/agenttest"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/deal"
 	"github.com/gopoly/gopoly/internal/dirlock"
-	"github.com/gopoly/gopoly/internal/testbots"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
@@ -84,7 +84,7 @@ func TestFaultyBot(t *testing.T) {
 	dir := t.TempDir()
 	firstFault := func(seed func(i int) uint64, faultyInSeat1 func(i int) bool) int {
 		for i := range 1000 {
-			if faultyInSeat1(i) && testbots.Fails(1, arena.SeatSeed(seed(i), 1)) {
+			if faultyInSeat1(i) && agenttest.Fails(1, arena.SeatSeed(seed(i), 1)) {
 				return i
 			}
 		}

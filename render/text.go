@@ -1,4 +1,4 @@
-package wire
+package render
 
 import (
 	"fmt"
@@ -6,7 +6,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
 )
+
+// snapshot is the snapshot being rendered, with the phrases Text and SVG
+// share as its methods.
+type snapshot wire.Snapshot
 
 // Text renders the snapshot as plain text for a terminal of 80 columns
 // or a language model's prompt: a header, the players, the ownable
@@ -16,7 +21,8 @@ import (
 //
 // Everything comes from the snapshot, the board included, so that a
 // board from a rules file renders as well as the standard one.
-func (s Snapshot) Text() string {
+func Text(snap wire.Snapshot) string {
+	s := snapshot(snap)
 	var b strings.Builder
 	s.writeHeader(&b)
 	b.WriteString("\n")
@@ -32,7 +38,7 @@ func (s Snapshot) Text() string {
 	return b.String()
 }
 
-func (s Snapshot) writeHeader(b *strings.Builder) {
+func (s snapshot) writeHeader(b *strings.Builder) {
 	fmt.Fprintf(b, "Round %d, turn %d: %s; %s\n", s.Round, s.Turn, s.standing(), s.lastRoll())
 	if w := s.waiting(); w != "" {
 		b.WriteString(w + "\n")
@@ -43,7 +49,7 @@ func (s Snapshot) writeHeader(b *strings.Builder) {
 // say the same things in the same words.
 
 // standing says who is to play, or how the game ended.
-func (s Snapshot) standing() string {
+func (s snapshot) standing() string {
 	switch {
 	case s.Over && s.Winner >= 0:
 		return "game over, " + s.playerName(s.Winner) + " wins"
@@ -54,7 +60,7 @@ func (s Snapshot) standing() string {
 }
 
 // lastRoll gives the dice last rolled.
-func (s Snapshot) lastRoll() string {
+func (s snapshot) lastRoll() string {
 	if s.Dice == [2]int{} {
 		return "no roll yet"
 	}
@@ -66,7 +72,7 @@ func (s Snapshot) lastRoll() string {
 }
 
 // waiting names the seat that decides and what, or is "" when none does.
-func (s Snapshot) waiting() string {
+func (s snapshot) waiting() string {
 	d := s.Decision
 	if d.Player < 0 {
 		return ""
@@ -79,16 +85,16 @@ func (s Snapshot) waiting() string {
 }
 
 // bankLine gives the buildings left in the bank.
-func (s Snapshot) bankLine() string {
+func (s snapshot) bankLine() string {
 	return fmt.Sprintf("Bank: %s, %s left.", count(s.HouseSupply, "house", "houses"), count(s.HotelSupply, "hotel", "hotels"))
 }
 
 // jackpotLine gives the Free Parking pot.
-func (s Snapshot) jackpotLine() string {
+func (s snapshot) jackpotLine() string {
 	return "Free Parking jackpot: " + money(s.Jackpot) + "."
 }
 
-func (s Snapshot) writePlayers(b *strings.Builder) {
+func (s snapshot) writePlayers(b *strings.Builder) {
 	nameW, whereW := 0, 0
 	for _, p := range s.Players {
 		nameW = max(nameW, width(s.playerLabel(p.Seat)))
@@ -111,7 +117,7 @@ func (s Snapshot) writePlayers(b *strings.Builder) {
 
 // where says where a player stands, jail apart from the Jail square,
 // where a player may only be visiting.
-func where(p PlayerState) string {
+func where(p wire.PlayerState) string {
 	if p.InJail {
 		return "in jail (" + count(p.JailTurns, "failed roll", "failed rolls") + ")"
 	}
@@ -125,7 +131,7 @@ type section struct {
 	squares []int
 }
 
-func (s Snapshot) writeProperties(b *strings.Builder) {
+func (s snapshot) writeProperties(b *strings.Builder) {
 	// Colour groups come first, then the other ownable kinds (railroads,
 	// utilities), each section in the order of its first square.
 	var groups, others []*section
@@ -176,7 +182,7 @@ func (s Snapshot) writeProperties(b *strings.Builder) {
 }
 
 // monopolist is the seat that owns every square of a colour group, or -1.
-func (s Snapshot) monopolist(sec *section) int {
+func (s snapshot) monopolist(sec *section) int {
 	if !sec.group {
 		return -1
 	}
@@ -191,7 +197,7 @@ func (s Snapshot) monopolist(sec *section) int {
 
 // ownable reports whether a square can be owned; the snapshot gives a
 // price only to those.
-func ownable(sq SquareState) bool {
+func ownable(sq wire.SquareState) bool {
 	return sq.Price > 0 || sq.Kind == "street" || sq.Kind == "railroad" || sq.Kind == "utility"
 }
 
@@ -206,7 +212,7 @@ func kindHeading(kind string) string {
 }
 
 // buildings describes what stands on a square and its mortgage.
-func buildings(sq SquareState) string {
+func buildings(sq wire.SquareState) string {
 	var parts []string
 	switch {
 	case sq.Hotel:
@@ -222,7 +228,7 @@ func buildings(sq SquareState) string {
 
 // playerName is the name of a seat, which a snapshot from another source
 // might lack.
-func (s Snapshot) playerName(seat int) string {
+func (s snapshot) playerName(seat int) string {
 	if seat >= 0 && seat < len(s.Players) && s.Players[seat].Name != "" {
 		return s.Players[seat].Name
 	}
@@ -231,7 +237,7 @@ func (s Snapshot) playerName(seat int) string {
 
 // playerLabel is a seat's name in the players' list, where the viewer
 // finds itself.
-func (s Snapshot) playerLabel(seat int) string {
+func (s snapshot) playerLabel(seat int) string {
 	if seat == s.Viewer {
 		return s.playerName(seat) + " (you)"
 	}

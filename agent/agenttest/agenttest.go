@@ -1,4 +1,4 @@
-// Package testbots registers players for tests of runs that go wrong:
+// Package agenttest registers players for tests of runs that go wrong:
 // imported only by tests, it keeps them out of the gopoly command.
 //
 //   - test-idle (and test-idle-too, to seat two names in a tournament)
@@ -7,7 +7,7 @@
 //   - test-faulty plays as test-idle but answers its 50th decision in
 //     seat 1 of a game whose seat seed is odd with an action the rules
 //     refuse, as a buggy bot would.
-package testbots
+package agenttest
 
 import (
 	"github.com/gopoly/gopoly/agent"
@@ -32,6 +32,17 @@ func Fails(seat int, seed uint64) bool { return seat == 1 && seed%2 == 1 }
 // Idle answers every decision by doing nothing it can avoid.
 type Idle struct{}
 
+// idleAnswers is what Idle answers each decision with; the rest it
+// continues.
+var idleAnswers = map[monopoly.DecisionKind]monopoly.ActionKind{
+	monopoly.DecisionJail:              monopoly.ActRollForDoubles,
+	monopoly.DecisionBuy:               monopoly.ActDecline,
+	monopoly.DecisionBid:               monopoly.ActDropOut,
+	monopoly.DecisionTradeResponse:     monopoly.ActRejectTrade,
+	monopoly.DecisionRaiseCash:         monopoly.ActDeclareBankruptcy,
+	monopoly.DecisionMortgagedTransfer: monopoly.ActKeepMortgaged,
+}
+
 // Decide declines, drops out, rejects, rolls for doubles in jail, goes
 // bankrupt rather than raise cash, and makes the first move the speed die
 // allows.
@@ -39,24 +50,11 @@ func (Idle) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	if d.Kind == monopoly.DecisionMovement {
 		return v.LegalActions(nil)[0]
 	}
-	a := monopoly.Action{Player: d.Player}
-	switch d.Kind {
-	case monopoly.DecisionJail:
-		a.Kind = monopoly.ActRollForDoubles
-	case monopoly.DecisionBuy:
-		a.Kind = monopoly.ActDecline
-	case monopoly.DecisionBid:
-		a.Kind = monopoly.ActDropOut
-	case monopoly.DecisionTradeResponse:
-		a.Kind = monopoly.ActRejectTrade
-	case monopoly.DecisionRaiseCash:
-		a.Kind = monopoly.ActDeclareBankruptcy
-	case monopoly.DecisionMortgagedTransfer:
-		a.Kind = monopoly.ActKeepMortgaged
-	default:
-		a.Kind = monopoly.ActContinue
+	kind, ok := idleAnswers[d.Kind]
+	if !ok {
+		kind = monopoly.ActContinue
 	}
-	return a
+	return monopoly.Action{Kind: kind, Player: d.Player}
 }
 
 type faulty struct {

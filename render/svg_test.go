@@ -1,4 +1,4 @@
-package wire_test
+package render_test
 
 import (
 	"encoding/json"
@@ -16,8 +16,13 @@ import (
 	_ "github.com/gopoly/gopoly/agent/bots" // registers baseline
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
+	"github.com/gopoly/gopoly/wire/wiretest"
 )
+
+// names are the players' names the boards are drawn with.
+var names = []string{"Ann", "Bob", "Cat", "Dan Lee"}
 
 // svgNode is an element of a parsed SVG.
 type svgNode struct {
@@ -240,7 +245,7 @@ type svgCheck struct {
 func checkSVG(t *testing.T, g *monopoly.Game, viewer int, names []string, at string, seen *svgCheck) parsedSVG {
 	t.Helper()
 	s := wire.NewSnapshot(g, viewer, names)
-	p := parseSVG(t, s.SVG(), at)
+	p := parseSVG(t, render.SVG(s), at)
 	root := p.root
 	if root.XMLName.Local != "svg" || root.XMLName.Space != "http://www.w3.org/2000/svg" || root.attr("viewBox") == "" || root.attr("width") == "" || root.attr("height") == "" {
 		t.Fatalf("%s: root %v %v", at, root.XMLName, root.Attrs)
@@ -491,9 +496,9 @@ func TestSVGFreshGame(t *testing.T) {
 // every seat, and at their ends.
 func TestSVGOfBotGames(t *testing.T) {
 	var seen svgCheck
-	for _, vr := range []variant{variants[0], variants[3]} {
+	for _, vr := range []wiretest.Variant{wiretest.Variants[0], wiretest.Variants[3]} {
 		for seed := uint64(1); seed <= 2; seed++ {
-			r := rulesOf(t, vr)
+			r := wiretest.RulesOf(t, vr)
 			g := monopoly.New(r, 4, seed)
 			var bots []agent.Agent
 			for s := range 4 {
@@ -506,7 +511,7 @@ func TestSVGOfBotGames(t *testing.T) {
 			for n := 0; ; n++ {
 				if n%23 == 0 || g.Over() {
 					for viewer := -1; viewer < 4; viewer++ {
-						checkSVG(t, g, viewer, names, fmt.Sprintf("%s seed %d decision %d viewer %d", vr.name, seed, n, viewer), &seen)
+						checkSVG(t, g, viewer, names, fmt.Sprintf("%s seed %d decision %d viewer %d", vr.Name, seed, n, viewer), &seen)
 					}
 				}
 				if g.Over() {
@@ -514,7 +519,7 @@ func TestSVGOfBotGames(t *testing.T) {
 				}
 				d := g.Pending()
 				if err := g.Apply(bots[d.Player].Decide(g.View(d.Player), d)); err != nil {
-					t.Fatalf("%s seed %d decision %d: %v", vr.name, seed, n, err)
+					t.Fatalf("%s seed %d decision %d: %v", vr.Name, seed, n, err)
 				}
 			}
 		}
@@ -617,7 +622,7 @@ func TestSVGJail(t *testing.T) {
 // rightwards along the top and down the right side; corners are larger.
 func TestSVGLayout(t *testing.T) {
 	g := monopoly.New(monopoly.DefaultRules(), 2, 1)
-	p := parseSVG(t, wire.NewSnapshot(g, -1, nil).SVG(), "a fresh game")
+	p := parseSVG(t, render.SVG(wire.NewSnapshot(g, -1, nil)), "a fresh game")
 	side, _ := strconv.ParseFloat(p.root.attr("width"), 64)
 	centres := make([][2]float64, 40)
 	for i := range centres {
@@ -663,7 +668,7 @@ func TestSVGLayout(t *testing.T) {
 func TestSVGEscapesNames(t *testing.T) {
 	hostile := []string{`<script>&"'`, "a\x00b\x1b", `"/><svg onload="x`, "\xff\xfe"}
 	g := ownedPosition(t)
-	doc := wire.NewSnapshot(g, 0, hostile).SVG()
+	doc := render.SVG(wire.NewSnapshot(g, 0, hostile))
 	var seen svgCheck
 	p := checkSVG(t, g, 0, hostile, "hostile names", &seen)
 	if strings.Contains(doc, "<script") {
@@ -683,18 +688,22 @@ func TestSVGEscapesNames(t *testing.T) {
 // The same snapshot gives the same bytes, however it was made: twice,
 // from a clone of the game, through JSON.
 func TestSVGDeterministic(t *testing.T) {
-	f := findPosition(t, variants[3], func(g *monopoly.Game, n int) bool { return n > 300 && g.JackpotCash() > 0 })
-	s := wire.NewSnapshot(f.g, 1, names)
-	want := s.SVG()
+	f := wiretest.FindPosition(t, wiretest.Variants[3], func(g *monopoly.Game, n int) bool { return n > 300 && g.JackpotCash() > 0 })
+	s := wire.NewSnapshot(f.Game, 1, names)
+	want := render.SVG(s)
 	var viaJSON wire.Snapshot
-	if err := json.Unmarshal([]byte(mustJSON(t, s)), &viaJSON); err != nil {
+	data, err := json.Marshal(s)
+	if err == nil {
+		err = json.Unmarshal(data, &viaJSON)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	for what, got := range map[string]string{
-		"again":      s.SVG(),
-		"a clone":    wire.NewSnapshot(f.g.Clone(), 1, names).SVG(),
-		"via JSON":   viaJSON.SVG(),
-		"a new copy": wire.NewSnapshot(f.g, 1, append([]string(nil), names...)).SVG(),
+		"again":      render.SVG(s),
+		"a clone":    render.SVG(wire.NewSnapshot(f.Game.Clone(), 1, names)),
+		"via JSON":   render.SVG(viaJSON),
+		"a new copy": render.SVG(wire.NewSnapshot(f.Game, 1, append([]string(nil), names...))),
 	} {
 		if got != want {
 			t.Errorf("%s gives other bytes", what)
@@ -703,7 +712,7 @@ func TestSVGDeterministic(t *testing.T) {
 	if len(want) > 48<<10 {
 		t.Errorf("the board takes %d bytes", len(want))
 	}
-	if other := wire.NewSnapshot(f.g, 2, names).SVG(); other == want {
+	if other := render.SVG(wire.NewSnapshot(f.Game, 2, names)); other == want {
 		t.Error("another viewer's board is the same: the viewer is not marked")
 	}
 }
@@ -736,7 +745,7 @@ decks:
       - {id: go-back-3, text: "Go Back 3 Spaces", do: TRANSLATE -3}
 `)
 	g := monopoly.New(r, 3, 5)
-	rp := newRandomPlayer(5, false)
+	rp := wiretest.NewPlayer(5, false)
 	var seen svgCheck
 	for n := 0; n < 400 && !g.Over(); n++ {
 		if n%37 == 0 {
@@ -749,7 +758,7 @@ decks:
 			}
 		}
 		d := g.Pending()
-		a, _, _ := rp.decide(g.View(d.Player), d)
+		a, _, _ := rp.Decide(g.View(d.Player), d)
 		if err := g.Apply(a); err != nil {
 			t.Fatal(err)
 		}

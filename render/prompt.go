@@ -1,16 +1,18 @@
-package wire
+package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
 )
 
-// Text says what d asks, in a sentence or two for a person or a language
+// Decision says what d asks, in a sentence or two for a person or a language
 // model: "Buy Boardwalk for $400, or send it to auction?". Players are
 // named from names by seat ("player N" where names has none).
-func (d Decision) Text(names []string) string {
+func Decision(d wire.Decision, names []string) string {
 	name := func(p int) string {
 		switch {
 		case p == -1:
@@ -42,7 +44,7 @@ func (d Decision) Text(names []string) string {
 		}
 		return fmt.Sprintf("%s is up for auction, high bid $%d by %s: bid more, or drop out.", d.SquareName, d.Amount, name(d.Counterparty))
 	case monopoly.DecisionTradeResponse:
-		s := fmt.Sprintf("%s offers you a trade: %s.", name(d.Counterparty), d.Offer.Text(names))
+		s := fmt.Sprintf("%s offers you a trade: %s.", name(d.Counterparty), Offer(*d.Offer, names))
 		if d.TradeRound > 0 {
 			s += fmt.Sprintf(" (Counter-offer %d of this negotiation.)", d.TradeRound)
 		}
@@ -60,26 +62,20 @@ func (d Decision) Text(names []string) string {
 	return "Nothing to decide."
 }
 
-// Text describes an offer from the proposer's side: "Bob gives
+// Offer describes an offer from the proposer's side: "Bob gives
 // Boardwalk and $100 for Park Place". A sealed offer's cash is the
 // proposer's limit, or "sealed" to a viewer it is hidden from.
-func (o Offer) Text(names []string) string {
-	side := func(s Side, limit string) string {
-		parts := append([]string(nil), s.SquareNames...)
+func Offer(o wire.Offer, names []string) string {
+	side := func(s wire.Side, limit string) string {
+		cash := ""
 		switch {
 		case o.Sealed && o.Hidden:
 		case o.Sealed && s.Cash > 0:
-			parts = append(parts, fmt.Sprintf("$%d %s (sealed)", s.Cash, limit))
+			cash = fmt.Sprintf("$%d %s (sealed)", s.Cash, limit)
 		case s.Cash > 0:
-			parts = append(parts, fmt.Sprintf("$%d", s.Cash))
+			cash = fmt.Sprintf("$%d", s.Cash)
 		}
-		for _, d := range s.JailCards {
-			parts = append(parts, "a Get Out of Jail Free card ("+d+")")
-		}
-		if len(parts) == 0 {
-			return "nothing"
-		}
-		return strings.Join(parts, ", ")
+		return Holdings(s.SquareNames, cash, s.JailCards)
 	}
 	who := fmt.Sprintf("player %d", o.From)
 	if o.From >= 0 && o.From < len(names) && names[o.From] != "" {
@@ -90,6 +86,23 @@ func (o Offer) Text(names []string) string {
 		s += ", with a sealed cash limit"
 	}
 	return s
+}
+
+// Holdings lists what one side of a trade holds, or may hold: its
+// squares by name, a phrase for its cash ("" for none) and its Get Out of
+// Jail Free cards by deck; "nothing" when it holds none of them.
+func Holdings(squares []string, cash string, jailCards []string) string {
+	parts := slices.Clone(squares)
+	if cash != "" {
+		parts = append(parts, cash)
+	}
+	for _, d := range jailCards {
+		parts = append(parts, "a Get Out of Jail Free card ("+d+")")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func plural(n int, what string) string {

@@ -1,4 +1,4 @@
-package wire_test
+package render_test
 
 import (
 	"fmt"
@@ -9,7 +9,9 @@ import (
 
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
+	"github.com/gopoly/gopoly/wire/wiretest"
 )
 
 // boardNames are the players' names in the board tests: none is part of
@@ -27,11 +29,11 @@ type seen struct {
 // them.
 func TestBoardTextOfGames(t *testing.T) {
 	var total seen
-	for _, vr := range []variant{variants[0], variants[1], variants[3]} {
-		r := rulesOf(t, vr)
-		positions(t, r, 4, func(g *monopoly.Game, seed uint64, n int) bool {
+	for _, vr := range []wiretest.Variant{wiretest.Variants[0], wiretest.Variants[1], wiretest.Variants[3]} {
+		r := wiretest.RulesOf(t, vr)
+		wiretest.Positions(t, r, 4, func(g *monopoly.Game, seed uint64, n int) bool {
 			if n%41 == 0 || g.Over() {
-				checkBoardText(t, g, fmt.Sprintf("%s seed %d decision %d", vr.name, seed, n), &total)
+				checkBoardText(t, g, fmt.Sprintf("%s seed %d decision %d", vr.Name, seed, n), &total)
 			}
 			return true
 		})
@@ -68,13 +70,13 @@ func TestBoardTextOfPosition(t *testing.T) {
 	if !strings.Contains(text, "Railroads\n") {
 		t.Errorf("no railroads heading without a monopoly mark:\n%s", text)
 	}
-	gm := &game{g: g}
+	gm := &wiretest.Game{G: g}
 	for s := range g.Players() {
-		gm.players = append(gm.players, newRandomPlayer(uint64(s+1), false))
+		gm.Players = append(gm.Players, wiretest.NewPlayer(uint64(s+1), false))
 	}
-	for gm.step(t) {
-		if gm.n%17 == 0 {
-			checkBoardText(t, g, fmt.Sprintf("the constructed position after %d decisions", gm.n), &total)
+	for gm.Step(t) {
+		if gm.N%17 == 0 {
+			checkBoardText(t, g, fmt.Sprintf("the constructed position after %d decisions", gm.N), &total)
 		}
 	}
 	checkBoardText(t, g, "the constructed position played out", &total)
@@ -88,12 +90,12 @@ var columns = regexp.MustCompile(`\s{2,}`)
 func checkBoardText(t *testing.T, g *monopoly.Game, at string, total *seen) string {
 	t.Helper()
 	names := boardNames[:g.Players()]
-	spectator := wire.NewSnapshot(g, -1, names).Text()
+	spectator := render.Text(wire.NewSnapshot(g, -1, names))
 	if strings.Contains(spectator, "(you)") {
 		t.Fatalf("%s: the spectator's text marks a seat as its own:\n%s", at, spectator)
 	}
 	for seat := range g.Players() {
-		text := wire.NewSnapshot(g, seat, names).Text()
+		text := render.Text(wire.NewSnapshot(g, seat, names))
 		if strings.Count(text, "(you)") != 1 || !strings.Contains(text, names[seat]+" (you)") {
 			t.Fatalf("%s: seat %d is not marked once as the viewer:\n%s", at, seat, text)
 		}

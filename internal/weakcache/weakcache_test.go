@@ -1,4 +1,4 @@
-package rulescache
+package weakcache
 
 import (
 	"runtime"
@@ -7,25 +7,21 @@ import (
 	"testing"
 	"time"
 	"weak"
-
-	"github.com/gopoly/gopoly/monopoly"
 )
 
-func newRules(t *testing.T) *monopoly.Rules {
-	r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 7"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+// rules stands for the rules objects the cache serves: a fresh one per
+// call, so that each has its own address.
+type rules struct{ Squares []string }
+
+func newRules() *rules { return &rules{Squares: make([]string, 40)} }
 
 // TestOncePerRules: concurrent first uses compute once; other rules get
 // their own value.
 func TestOncePerRules(t *testing.T) {
-	var c Cache[int]
+	var c Cache[rules, int]
 	var calls atomic.Int32
-	compute := func(r *monopoly.Rules) int { calls.Add(1); return len(r.Squares) + int(calls.Load())*1000 }
-	r1, r2 := newRules(t), newRules(t)
+	compute := func(r *rules) int { calls.Add(1); return len(r.Squares) + int(calls.Load())*1000 }
+	r1, r2 := newRules(), newRules()
 	var wg sync.WaitGroup
 	got := make([]int, 8)
 	for i := range got {
@@ -44,11 +40,11 @@ func TestOncePerRules(t *testing.T) {
 
 // TestForgets: the value goes once its rules are collected.
 func TestForgets(t *testing.T) {
-	var c Cache[[]string]
-	var key weak.Pointer[monopoly.Rules]
+	var c Cache[rules, []string]
+	var key weak.Pointer[rules]
 	func() {
-		r := newRules(t)
-		c.Get(r, func(r *monopoly.Rules) []string { return make([]string, len(r.Squares)) })
+		r := newRules()
+		c.Get(r, func(r *rules) []string { return make([]string, len(r.Squares)) })
 		if !c.Has(r) {
 			t.Fatal("not cached")
 		}

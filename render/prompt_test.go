@@ -1,4 +1,4 @@
-package wire_test
+package render_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -16,7 +17,7 @@ import (
 // what the decision is about: the square, the amount, the other party,
 // the offer's squares.
 func TestDecisionText(t *testing.T) {
-	files, err := filepath.Glob("testdata/decisions/*.json")
+	files, err := filepath.Glob("../wire/testdata/decisions/*.json") // the wire's golden decisions
 	if err != nil || len(files) < 8 {
 		t.Fatalf("%d fixtures (%v)", len(files), err)
 	}
@@ -33,7 +34,7 @@ func TestDecisionText(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		d := fx.Decision
-		text := d.Text(names)
+		text := render.Decision(d, names)
 		var want []string
 		switch d.Kind {
 		case monopoly.DecisionBuy, monopoly.DecisionMortgagedTransfer:
@@ -62,6 +63,26 @@ func TestDecisionText(t *testing.T) {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s: %q does not say %q", f, text, w)
 			}
+		}
+	}
+}
+
+// A side lists its squares, then its cash, then its cards; an empty one
+// is "nothing".
+func TestHoldings(t *testing.T) {
+	for _, tc := range []struct {
+		squares, cards []string
+		cash, want     string
+	}{
+		{nil, nil, "", "nothing"},
+		{[]string{}, []string{}, "", "nothing"},
+		{[]string{"Boardwalk", "Park Place"}, []string{"chance"}, "$100",
+			"Boardwalk, Park Place, $100, a Get Out of Jail Free card (chance)"},
+		{nil, []string{"chance", "community_chest"}, "cash up to $50",
+			"cash up to $50, a Get Out of Jail Free card (chance), a Get Out of Jail Free card (community_chest)"},
+	} {
+		if got := render.Holdings(tc.squares, tc.cash, tc.cards); got != tc.want {
+			t.Errorf("Holdings(%q, %q, %q) = %q, want %q", tc.squares, tc.cash, tc.cards, got, tc.want)
 		}
 	}
 }

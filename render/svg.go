@@ -1,4 +1,4 @@
-package wire
+package render
 
 import (
 	"encoding/xml"
@@ -8,9 +8,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire"
 )
 
-// SVG draws the board as this viewer sees it, for the MCP server's
+// SVG draws the board as the snapshot's viewer sees it, for the MCP server's
 // board resource and the browser alike: the squares around the edge
 // (GO at the bottom right, numbered clockwise from there as on the
 // printed board), each with its short name, price, colour band, owner,
@@ -31,7 +32,8 @@ import (
 // "bank", "jackpot" and the legend's rows "player-S". Like Text it
 // reads everything from the snapshot, the board included, so that a
 // board from a rules file draws too.
-func (s Snapshot) SVG() string {
+func SVG(snap wire.Snapshot) string {
+	s := snapshot(snap)
 	cells, side := layout(len(s.Board))
 	d := &svgBoard{s: s, cells: cells, side: side, groups: groupColours(s.Board)}
 	for _, dk := range s.Decks {
@@ -93,7 +95,7 @@ func playerColour(seat int) struct{ fill, ink string } {
 }
 
 // groupColours gives each colour group of the board its colour.
-func groupColours(board []SquareState) map[string]string {
+func groupColours(board []wire.SquareState) map[string]string {
 	colours := map[string]string{}
 	others := 0
 	for _, sq := range board {
@@ -187,7 +189,7 @@ func jailBox(c cell) box {
 
 // tokenArea is where the tokens on a square stand, in its frame: clear
 // of its name where there is room, in or out of the jail's cell.
-func tokenArea(sq SquareState, c cell, jailed bool) box {
+func tokenArea(sq wire.SquareState, c cell, jailed bool) box {
 	switch {
 	case sq.Kind == "jail" && jailed:
 		j := jailBox(c)
@@ -227,7 +229,7 @@ func slot(a box, k, n int) (x, y, r float64) {
 
 // svgBoard is one rendering of a snapshot.
 type svgBoard struct {
-	s      Snapshot
+	s      snapshot
 	w      svgWriter
 	cells  []cell
 	side   float64
@@ -287,7 +289,7 @@ func (d *svgBoard) square(i int) {
 	w.closeTag("g")
 }
 
-func (d *svgBoard) squareClass(sq SquareState, c cell, i int) string {
+func (d *svgBoard) squareClass(sq wire.SquareState, c cell, i int) string {
 	cls := "square " + slug(sq.Kind)
 	if sq.Group != "" {
 		cls += " group-" + slug(sq.Group)
@@ -310,7 +312,7 @@ func (d *svgBoard) squareClass(sq SquareState, c cell, i int) string {
 }
 
 // squareTitle is a square's tooltip: its full name and state.
-func (s Snapshot) squareTitle(sq SquareState) string {
+func (s snapshot) squareTitle(sq wire.SquareState) string {
 	t := sq.Name
 	if sq.Price > 0 {
 		t += ", " + money(sq.Price)
@@ -326,7 +328,7 @@ func (s Snapshot) squareTitle(sq SquareState) string {
 
 // deckOf is the deck a card square draws from, by its name, or -1: the
 // snapshot gives an action square's name, not its program.
-func (d *svgBoard) deckOf(sq SquareState) int {
+func (d *svgBoard) deckOf(sq wire.SquareState) int {
 	if sq.Kind != "action" {
 		return -1
 	}
@@ -339,12 +341,12 @@ func (d *svgBoard) deckOf(sq SquareState) int {
 	return -1
 }
 
-func isTax(sq SquareState) bool {
+func isTax(sq wire.SquareState) bool {
 	return sq.Kind == "action" && strings.Contains(strings.ToLower(sq.Name), "tax")
 }
 
 // band draws a street's colour band and the buildings on it.
-func (d *svgBoard) band(i int, sq SquareState, c cell) {
+func (d *svgBoard) band(i int, sq wire.SquareState, c cell) {
 	w := &d.w
 	w.open("rect").idAttr("band-", i).attr("class", "band").size(c.w, bandDeep).attr("fill", d.groups[sq.Group]).attr("stroke", inkColour).end()
 	if !sq.Hotel && sq.Houses <= 0 {
@@ -365,7 +367,7 @@ func (d *svgBoard) band(i int, sq SquareState, c cell) {
 
 // mortgage hatches a mortgaged square and marks it "M", leaving its
 // owner's strip clear: who holds the mortgage matters as much.
-func (d *svgBoard) mortgage(i int, sq SquareState, c cell) {
+func (d *svgBoard) mortgage(i int, sq wire.SquareState, c cell) {
 	w := &d.w
 	h := c.h
 	if sq.Owner >= 0 && sq.Price > 0 {
@@ -381,7 +383,7 @@ func (d *svgBoard) mortgage(i int, sq SquareState, c cell) {
 }
 
 // sideLabel writes the name of a square along a side, and its icon.
-func (d *svgBoard) sideLabel(sq SquareState, c cell) {
+func (d *svgBoard) sideLabel(sq wire.SquareState, c cell) {
 	top := 14.0
 	if sq.Kind == "street" {
 		top = bandDeep + 11
@@ -392,7 +394,7 @@ func (d *svgBoard) sideLabel(sq SquareState, c cell) {
 
 // cornerLabel writes a corner's name across it, as on the printed
 // board, reading from the side it starts.
-func (d *svgBoard) cornerLabel(sq SquareState, c cell) {
+func (d *svgBoard) cornerLabel(sq wire.SquareState, c cell) {
 	w := &d.w
 	cx, cy := 0.4*c.w, 0.4*c.h
 	w.open("g").attr("transform", "rotate(-45 "+fmtNum(cx)+" "+fmtNum(cy)+")").close()
@@ -424,7 +426,7 @@ func (d *svgBoard) lines(x, y, size, maxW float64, lines []string, weight string
 
 // icon draws what kind of square this is, centred on x, y: a locomotive,
 // a bulb or a drop, a card of its deck, a tax diamond.
-func (d *svgBoard) icon(sq SquareState, x, y float64) {
+func (d *svgBoard) icon(sq wire.SquareState, x, y float64) {
 	w := &d.w
 	at := translate(x, y)
 	switch {
@@ -479,7 +481,7 @@ func (d *svgBoard) jail(c cell) {
 
 // price writes a property's price at its outer edge, on a strip of its
 // owner's colour when it has one.
-func (d *svgBoard) price(i int, sq SquareState, c cell) {
+func (d *svgBoard) price(i int, sq wire.SquareState, c cell) {
 	w := &d.w
 	ink := inkColour
 	if sq.Owner >= 0 {
@@ -524,7 +526,7 @@ func (d *svgBoard) tokens() {
 
 // sharing is p's place among the tokens on its spot (its square, and in
 // or out of jail there) and how many stand there, in seat order.
-func (s Snapshot) sharing(p PlayerState) (k, n int) {
+func (s snapshot) sharing(p wire.PlayerState) (k, n int) {
 	for _, q := range s.Players {
 		if q.Bankrupt || q.Position != p.Position || q.InJail != p.InJail {
 			continue
@@ -539,7 +541,7 @@ func (s Snapshot) sharing(p PlayerState) (k, n int) {
 
 // seatFlags are the classes, each with its leading space, that mark the
 // seat to play and the viewer's own.
-func (s Snapshot) seatFlags(seat int) string {
+func (s snapshot) seatFlags(seat int) string {
 	f := ""
 	if seat == s.Current && !s.Over {
 		f += " current"
@@ -670,7 +672,7 @@ func (d *svgBoard) legend() {
 
 // legendRow writes one player's row, greyed out and struck through once
 // bankrupt, highlighted while it plays.
-func (d *svgBoard) legendRow(p PlayerState, y float64) {
+func (d *svgBoard) legendRow(p wire.PlayerState, y float64) {
 	w, s := &d.w, d.s
 	cls := "player p" + strconv.Itoa(p.Seat) + s.seatFlags(p.Seat)
 	if p.Bankrupt {
@@ -704,7 +706,7 @@ func (d *svgBoard) legendRow(p PlayerState, y float64) {
 }
 
 // seatState is what the legend says of a player beyond its sums.
-func (s Snapshot) seatState(p PlayerState) string {
+func (s snapshot) seatState(p wire.PlayerState) string {
 	switch {
 	case p.Bankrupt:
 		return "bankrupt"
