@@ -268,7 +268,7 @@ func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: after %s, %d shards are not complete: %s", cmdName(cmd), limit, len(waiting), strings.Join(waiting, " "))
+			return fmt.Errorf("%s: after %s, %s of %d not complete: %s", cmdName(cmd), limit, plural(len(waiting), "shard"), len(dirs), strings.Join(waiting, " "))
 		}
 		if msg := strings.Join(waiting, " "); msg != said {
 			fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: waiting for %d of %d shards: %s\n", len(waiting), len(dirs), msg)

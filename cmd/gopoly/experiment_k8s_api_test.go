@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -102,5 +104,20 @@ func TestExperimentManifestK8sAPI(t *testing.T) {
 	}
 	if _, ok := mc.Resources.Requests[corev1.ResourceCPU]; !ok {
 		t.Error("the merge requests no CPU")
+	}
+}
+
+// A merge told to wait gives up, naming the shards, when they are not
+// complete in time, and merges nothing.
+func TestExperimentMergeWait(t *testing.T) {
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "shards", "0")
+	out := filepath.Join(dir, "merged")
+	_, stderr, code := experimentRun(t, "merge", "--wait", "1s", shard, "--out", out)
+	if code == 0 || !strings.Contains(stderr, "1 shard of 1 not complete: "+shard) || !strings.Contains(stderr, "waiting for 1 of 1 shards") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if fileExists(out) {
+		t.Error("the merge wrote its output")
 	}
 }
