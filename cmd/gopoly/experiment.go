@@ -25,7 +25,7 @@ behaviour metrics, and plots to a directory. Runs can be split into shards
 that run anywhere and merge to the same files as one run; a stopped run
 resumes where it stopped.`,
 	}
-	cmd.AddCommand(newExperimentRunCmd(), newExperimentMergeCmd(), newExperimentShowCmd(), newExperimentManifestCmd(), newExperimentSubmitCmd(), newExperimentStatusCmd())
+	cmd.AddCommand(newExperimentRunCmd(), newExperimentMergeCmd(), newExperimentShowCmd(), newExperimentManifestCmd(), newExperimentSubmitCmd(), newExperimentStatusCmd(), newExperimentResubmitCmd())
 	return cmd
 }
 
@@ -199,6 +199,7 @@ func newExperimentMergeCmd() *cobra.Command {
 	var (
 		out    string
 		asJSON bool
+		wait   time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "merge DIR...",
@@ -209,9 +210,13 @@ no shard twice, none missing, each complete) and writes into --out
 unsharded run: the same bytes. The shards' spec.yaml may differ in
 comments, layout or description; --out gets shard 0's, whatever the order
 of the directories. --out must be new, empty, or hold a merge of this
-experiment, which is replaced.`,
+experiment, which is replaced. With --wait, it first waits until every
+directory holds a complete shard (as a merge Job does beside its shards).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := waitShards(cmd, args, wait); err != nil {
+				return err
+			}
 			if out == "" {
 				info, err := arena.ReadRunInfo(args[0])
 				if err != nil {
@@ -240,7 +245,37 @@ experiment, which is replaced.`,
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default runs/NAME)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged summary as show --json does")
+	cmd.Flags().DurationVar(&wait, "wait", 0, "wait up to this long for every shard to be complete (0: not at all)")
 	return cmd
+}
+
+// waitShards waits up to limit until every directory holds a complete
+// shard, saying on stderr which it waits for when that changes.
+func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration) error {
+	if limit <= 0 {
+		return nil
+	}
+	deadline := time.Now().Add(limit)
+	said := ""
+	for {
+		var waiting []string
+		for _, d := range dirs {
+			if !shardComplete(d) {
+				waiting = append(waiting, d)
+			}
+		}
+		if len(waiting) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: after %s, %s of %d not complete: %s", cmdName(cmd), limit, plural(len(waiting), "shard"), len(dirs), strings.Join(waiting, " "))
+		}
+		if msg := strings.Join(waiting, " "); msg != said {
+			fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: waiting for %d of %d shards: %s\n", len(waiting), len(dirs), msg)
+			said = msg
+		}
+		time.Sleep(min(10*time.Second, time.Until(deadline)+time.Millisecond))
+	}
 }
 
 func newExperimentShowCmd() *cobra.Command {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -86,7 +87,15 @@ type k8sContainer struct {
 	Command      []string         `yaml:"command"`
 	Args         []string         `yaml:"args"`
 	Env          []k8sEnvVar      `yaml:"env,omitempty"`
+	Resources    k8sResources     `yaml:"resources"`
 	VolumeMounts []k8sVolumeMount `yaml:"volumeMounts"`
+}
+
+// k8sResources are a container's requests: the scheduler places a pod
+// where they fit, and the shard plays on as many workers as it asked
+// CPUs for, rather than on every core of its node.
+type k8sResources struct {
+	Requests map[string]string `yaml:"requests"`
 }
 
 type k8sEnvVar struct {
@@ -137,6 +146,8 @@ const (
 	// k8sRetries is how often a shard's pod is started again after a
 	// failure before its index is given up: each start resumes the shard.
 	k8sRetries = 3
+	// k8sMergeWait is how long the merge waits for the shards.
+	k8sMergeWait = 7 * 24 * time.Hour
 )
 
 // dns1123Label is a Kubernetes object name that is also valid as a label
@@ -178,20 +189,25 @@ func k8sBaseName(file string) string {
 	return strings.TrimRight(base, "-")
 }
 
+// k8sQuantity is a memory quantity as Kubernetes writes one.
+var k8sQuantity = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?([EPTGMK]i?|[kmu])?$`)
+
 // safeVolumePath is what --out may hold: it goes into the pods' args,
 // where Kubernetes expands $(...), and into the shard directories' names.
 var safeVolumePath = regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`)
 
 // k8sOptions are a manifest's settings, checked.
 type k8sOptions struct {
-	image, claim, out string
-	shards, parallel  int
+	image, claim, out, memory string
+	shards, parallel, workers int
 }
 
 // k8sManifest writes the objects that run e on a cluster: the spec as a
 // ConfigMap and an Indexed Job of opts.shards shards (labelled step
-// run), then the Job that merges them (step merge), to apply once the
-// first has completed.
+// run), then the Job that merges them (step merge). All are applied at
+// once: the merge waits on the volume until every shard is complete
+// (experiment merge --wait), which needs no access to the Kubernetes API
+// from the pod and holds only a small request while it waits.
 func k8sManifest(w io.Writer, e *arena.Experiment, base string, o k8sOptions) error {
 	names := struct{ spec, shards, merge string }{base + k8sSuffixes.spec, base + k8sSuffixes.shards, base + k8sSuffixes.merge}
 	for _, n := range []string{names.spec, names.shards, names.merge} {
@@ -237,7 +253,9 @@ func k8sManifest(w io.Writer, e *arena.Experiment, base string, o k8sOptions) er
 					Name: "gopoly", Image: o.image, Command: []string{"gopoly"},
 					Args: []string{"experiment", "run", specFile,
 						"--shard", index + "/" + strconv.Itoa(o.shards),
+						"--workers", strconv.Itoa(o.workers),
 						"--out", shardDir + "/" + index},
+					Resources:    k8sResources{Requests: map[string]string{"cpu": strconv.Itoa(o.workers), "memory": o.memory}},
 					Env:          []k8sEnvVar{{Name: k8sIndexEnv, ValueFrom: k8sEnvVarSource{FieldRef: k8sFieldRef{FieldPath: k8sIndexField}}}},
 					VolumeMounts: []k8sVolumeMount{{Name: "spec", MountPath: k8sSpecDir, ReadOnly: true}, dataMount},
 				}},
@@ -248,7 +266,7 @@ func k8sManifest(w io.Writer, e *arena.Experiment, base string, o k8sOptions) er
 	// The shards are named one by one rather than by a glob, which
 	// would need a shell in the image; a shard missing is then reported
 	// by name.
-	mergeArgs := []string{"experiment", "merge"}
+	mergeArgs := []string{"experiment", "merge", "--wait", k8sMergeWait.String()}
 	for i := range o.shards {
 		mergeArgs = append(mergeArgs, path.Join(shardDir, strconv.Itoa(i)))
 	}
@@ -260,6 +278,7 @@ func k8sManifest(w io.Writer, e *arena.Experiment, base string, o k8sOptions) er
 			Template: k8sPodTemplate{Metadata: k8sMeta{Labels: labels("merge")}, Spec: k8sPodSpec{
 				RestartPolicy: "Never",
 				Containers: []k8sContainer{{Name: "gopoly", Image: o.image, Command: []string{"gopoly"}, Args: mergeArgs,
+					Resources:    k8sResources{Requests: map[string]string{"cpu": "100m", "memory": o.memory}},
 					VolumeMounts: []k8sVolumeMount{dataMount}}},
 				Volumes: []k8sVolume{data},
 			}},
@@ -284,26 +303,28 @@ func newExperimentManifestCmd() *cobra.Command {
 	var (
 		k8s               bool
 		image, claim, out string
+		memory            string
 		shards, parallel  int
+		workers           int
 	)
 	cmd := &cobra.Command{
 		Use:   "manifest SPEC.yaml --k8s --image IMAGE --out-volume CLAIM",
 		Short: "Print the Kubernetes objects that run an experiment's shards on a cluster and merge them",
 		Long: `Prints YAML for kubectl: a ConfigMap holding the spec, an Indexed Job whose
-pod i runs "gopoly experiment run --shard i/N" into OUT/shards/i on the
-PersistentVolumeClaim CLAIM (mounted at /data), and a Job that merges the
-shards into OUT (default runs/NAME). The first two are labelled
-gopoly.io/step=run, the merge Job gopoly.io/step=merge: apply the run
-step, wait for its Job to complete, then apply the merge step:
+pod i runs "gopoly experiment run --shard i/N --workers W" into
+OUT/shards/i on the PersistentVolumeClaim CLAIM (mounted at /data), each
+pod requesting W CPUs and --memory, and a Job that waits until every shard
+on the volume is complete and merges them into OUT (default runs/NAME).
+Apply it whole:
 
   gopoly experiment manifest spec.yaml --k8s --image IMG --out-volume runs > exp.yaml
-  kubectl apply -f exp.yaml -l gopoly.io/step=run
-  kubectl wait --for=condition=complete --timeout=24h job/NAME-shards
-  kubectl apply -f exp.yaml -l gopoly.io/step=merge
+  kubectl apply -f exp.yaml
+  kubectl wait --for=condition=complete --timeout=24h job/NAME-merge
 
 The objects are named after the spec file. A failed shard is retried
 (resuming) up to 3 times, and one interrupted by an eviction is resumed
-without counting; needs Kubernetes 1.29 or later (backoffLimitPerIndex).`,
+without counting; needs Kubernetes 1.29 or later (backoffLimitPerIndex).
+The merge waits up to 7 days.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := cmdName(cmd)
@@ -323,6 +344,10 @@ without counting; needs Kubernetes 1.29 or later (backoffLimitPerIndex).`,
 				return bad("--out-volume %q: a claim name is lower-case letters, digits, '-' and '.' (DNS-1123)", claim)
 			case shards < 1:
 				return bad("--shards %d: want 1 or more", shards)
+			case workers < 1:
+				return bad("--workers %d: want 1 or more", workers)
+			case !k8sQuantity.MatchString(memory):
+				return bad("--memory %q: want a Kubernetes quantity such as 512Mi or 2Gi", memory)
 			case parallel < 0:
 				return bad("--parallelism %d: want 0 (all shards at once) or more", parallel)
 			}
@@ -343,7 +368,7 @@ without counting; needs Kubernetes 1.29 or later (backoffLimitPerIndex).`,
 			if parallel == 0 || parallel > shards {
 				parallel = shards
 			}
-			if err := k8sManifest(cmd.OutOrStdout(), e, base, k8sOptions{image: image, claim: claim, out: out, shards: shards, parallel: parallel}); err != nil {
+			if err := k8sManifest(cmd.OutOrStdout(), e, base, k8sOptions{image: image, claim: claim, out: out, shards: shards, parallel: parallel, workers: workers, memory: memory}); err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			return nil
@@ -356,5 +381,7 @@ without counting; needs Kubernetes 1.29 or later (backoffLimitPerIndex).`,
 	f.StringVar(&out, "out", "", "output directory inside the volume (default runs/NAME); shards go to OUT/shards/i")
 	f.IntVar(&shards, "shards", 4, "number of shards: pods of the Indexed Job")
 	f.IntVar(&parallel, "parallelism", 0, "shards running at once (0: all)")
+	f.IntVar(&workers, "workers", 1, "CPUs each shard's pod requests, and the workers it plays on")
+	f.StringVar(&memory, "memory", "1Gi", "memory each pod requests")
 	return cmd
 }

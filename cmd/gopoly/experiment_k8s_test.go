@@ -146,7 +146,7 @@ func TestExperimentManifestK8s(t *testing.T) {
 		t.Errorf("image %v", dig(t, c, "image"))
 	}
 	args := append(strs(t, dig(t, c, "command")), strs(t, dig(t, c, "args"))...)
-	wantArgs := []string{"gopoly", "experiment", "run", "/spec/spec.yaml", "--shard", "$(JOB_COMPLETION_INDEX)/3",
+	wantArgs := []string{"gopoly", "experiment", "run", "/spec/spec.yaml", "--shard", "$(JOB_COMPLETION_INDEX)/3", "--workers", "1",
 		"--out", "/data/exp/cli/shards/$(JOB_COMPLETION_INDEX)"}
 	if !slices.Equal(args, wantArgs) {
 		t.Errorf("shard container runs %q, want %q", args, wantArgs)
@@ -172,7 +172,7 @@ func TestExperimentManifestK8s(t *testing.T) {
 
 	mc := dig(t, merge, "spec", "template", "spec", "containers", 0)
 	margs := append(strs(t, dig(t, mc, "command")), strs(t, dig(t, mc, "args"))...)
-	wantMerge := []string{"gopoly", "experiment", "merge", "/data/exp/cli/shards/0", "/data/exp/cli/shards/1", "/data/exp/cli/shards/2",
+	wantMerge := []string{"gopoly", "experiment", "merge", "--wait", k8sMergeWait.String(), "/data/exp/cli/shards/0", "/data/exp/cli/shards/1", "/data/exp/cli/shards/2",
 		"--out", "/data/exp/cli"}
 	if !slices.Equal(margs, wantMerge) {
 		t.Errorf("merge container runs %q, want %q", margs, wantMerge)

@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,8 +23,12 @@ import (
 // A Slurm submission lays out its directory so:
 //
 //	DIR/slurm/array.sh, merge.sh   the batch scripts
-//	DIR/slurm/jobs.json            what was submitted (slurmJobs)
-//	DIR/slurm/shard-I.log          each task's output
+//	DIR/slurm/SPEC.yaml            the spec the tasks read: a copy, so
+//	                               that editing the original changes nothing
+//	DIR/slurm/gopoly               the binary the tasks run: a copy, unless
+//	                               --gopoly names one on the nodes
+//	DIR/slurm/jobs.json            what was submitted, every time (slurmJobs)
+//	DIR/slurm/shard-I.log          each task's output, appended to
 //	DIR/shards/I                   shard I of the experiment
 //	DIR/result                     the merge: the bytes of a single run
 const (
@@ -32,24 +38,49 @@ const (
 	slurmRecord = "jobs.json"
 )
 
-// slurmJobs is DIR/slurm/jobs.json.
+// slurmJobs is DIR/slurm/jobs.json: the settings of a submission, which
+// resubmit reuses, and every submission made, oldest first.
 type slurmJobs struct {
-	Spec   string `json:"spec"`
-	Tasks  int    `json:"tasks"`
-	Array  string `json:"array_job"`
-	Merge  string `json:"merge_job"`
-	Gopoly string `json:"gopoly"`
+	Spec    string       `json:"spec"`   // the copy the tasks read
+	Source  string       `json:"source"` // the spec as given
+	Tasks   int          `json:"tasks"`
+	Gopoly  string       `json:"gopoly"`
+	Version buildVersion `json:"version"` // of the program that submitted
+	// MaxRunning is the array's throttle (%N; 0: none); ArrayArgs,
+	// MergeArgs and BothArgs are sbatch's arguments for the array, the
+	// merge and both.
+	MaxRunning  int               `json:"max_running,omitempty"`
+	ArrayArgs   []string          `json:"array_args,omitempty"`
+	MergeArgs   []string          `json:"merge_args,omitempty"`
+	BothArgs    []string          `json:"sbatch_args,omitempty"`
+	Submissions []slurmSubmission `json:"submissions"`
+}
+
+// slurmSubmission is one sbatch of the array (the shards it ran, which
+// are its task ids) and of the merge after it.
+type slurmSubmission struct {
+	Array  string    `json:"array_job,omitempty"`
+	Shards []int     `json:"shards"`
+	Merge  string    `json:"merge_job"`
+	At     time.Time `json:"at"`
+}
+
+// slurmOptions are the flags of experiment submit, checked.
+type slurmOptions struct {
+	tasks, workers, maxRunning int
+	gopoly, partition, timeLim string
+	mem                        string
+	stopBefore                 time.Duration
+	both, array, merge         []string
 }
 
 // newExperimentSubmitCmd returns gopoly experiment submit: an experiment
 // as a Slurm job array of shards and a merge job after it.
 func newExperimentSubmitCmd() *cobra.Command {
 	var (
-		slurm                   bool
-		out, partition, timeLim string
-		gopoly                  string
-		tasks, workers          int
-		sbatchArgs              []string
+		slurm bool
+		out   string
+		o     slurmOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "submit SPEC.yaml --slurm --out DIR",
@@ -59,33 +90,49 @@ func newExperimentSubmitCmd() *cobra.Command {
 and a merge job that runs once every task has succeeded (afterok):
   gopoly experiment merge DIR/shards/* --out DIR/result
 DIR/result then holds the same bytes as a single run of the spec. DIR must
-be on storage every node sees, as must SPEC and the gopoly binary (this
-one unless --gopoly names another path). Each task's output goes to
-DIR/slurm/shard-i.log. A task that is killed or requeued resumes its shard
-where it stopped. gopoly experiment status DIR shows how far it is.`,
+be on storage every node sees. The tasks read a copy of the spec in
+DIR/slurm and run a copy of this program there (unless --gopoly names the
+binary on the nodes), so that editing or rebuilding either changes nothing.
+Each task appends its output to DIR/slurm/shard-i.log. A task that is
+killed or requeued resumes its shard where it stopped; with --time, each
+task stops cleanly --stop-before its limit and requeues itself.
+If sbatch fails, nothing is left submitted and the same command can be
+run again. gopoly experiment status DIR shows how far it is, and
+gopoly experiment resubmit DIR reruns the shards that failed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			bad := func(format string, a ...any) error {
+				return usageErr(fmt.Errorf("experiment submit: "+format, a...))
+			}
 			switch {
 			case !slurm:
-				return usageErr(errors.New("experiment submit: say which scheduler: --slurm (for Kubernetes, see experiment manifest)"))
+				return bad("say which scheduler: --slurm (for Kubernetes, see experiment manifest)")
 			case out == "":
-				return usageErr(errors.New("experiment submit: --out DIR is required: shared storage for the shards and the result"))
-			case tasks < 1:
-				return usageErr(fmt.Errorf("experiment submit: --tasks %d: want 1 or more", tasks))
-			case workers < 1:
-				return usageErr(fmt.Errorf("experiment submit: --workers %d: want 1 or more", workers))
+				return bad("--out DIR is required: shared storage for the shards and the result")
+			case o.tasks < 1:
+				return bad("--tasks %d: want 1 or more", o.tasks)
+			case o.workers < 1:
+				return bad("--workers %d: want 1 or more", o.workers)
+			case o.maxRunning < 0:
+				return bad("--max-running %d: want 0 (no limit) or more", o.maxRunning)
+			case !sbatchValue.MatchString(o.mem) || !sbatchValue.MatchString(o.timeLim):
+				return bad("--mem %q, --time %q: want values as sbatch takes them, such as 4G and 2-00:00:00", o.mem, o.timeLim)
+			case o.stopBefore < 0 || o.stopBefore%time.Second != 0:
+				return bad("--stop-before %s: want whole seconds, 0 or more", o.stopBefore)
 			}
-			spec, err := filepath.Abs(args[0])
+			for _, a := range [][]string{o.both, o.array, o.merge} {
+				for _, s := range a {
+					if s == "--array" || strings.HasPrefix(s, "--array=") || s == "-a" || strings.HasPrefix(s, "-a=") {
+						return bad("%s: the array's tasks are the shards; throttle with --max-running N", s)
+					}
+				}
+			}
+			e, err := arena.LoadExperiment(args[0])
 			if err != nil {
 				return usageErr(err)
 			}
-			if _, err := arena.LoadExperiment(spec); err != nil {
-				return usageErr(err)
-			}
-			if gopoly == "" {
-				if gopoly, err = os.Executable(); err != nil {
-					return fmt.Errorf("experiment submit: finding this program: %w (give --gopoly)", err)
-				}
+			if o.tasks > e.Seeds.Count {
+				return bad("--tasks %d: the spec has %d seeds, and a shard plays whole seeds: give --tasks %d or fewer", o.tasks, e.Seeds.Count, e.Seeds.Count)
 			}
 			dir, err := filepath.Abs(out)
 			if err != nil {
@@ -94,82 +141,239 @@ where it stopped. gopoly experiment status DIR shows how far it is.`,
 			if err := checkOutDir(cmd, dir); err != nil {
 				return err
 			}
-			if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-				return usageErr(fmt.Errorf("experiment submit: --out %s is not empty: give a new directory", dir))
+			if err := retryableDir(dir); err != nil {
+				return bad("%v", err)
 			}
-			jobs, err := submitSlurm(dir, spec, gopoly, tasks, workers, partition, timeLim, sbatchArgs)
+			jobs, err := submitSlurm(dir, e, o)
 			if err != nil {
 				return fmt.Errorf("experiment submit: %w", err)
 			}
+			s := jobs.Submissions[0]
 			fmt.Fprintf(cmd.OutOrStdout(), "submitted job array %s (%d tasks) and merge job %s\nfollow it with: gopoly experiment status %s\n",
-				jobs.Array, jobs.Tasks, jobs.Merge, shellQuote(dir))
+				s.Array, jobs.Tasks, s.Merge, shellQuote(dir))
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&slurm, "slurm", false, "submit to Slurm with sbatch")
 	f.StringVar(&out, "out", "", "output directory on shared storage (new or empty)")
-	f.IntVar(&tasks, "tasks", 4, "array tasks, one shard each")
-	f.IntVar(&workers, "workers", 1, "CPUs per task (each task plays its shard on this many workers)")
-	f.StringVar(&partition, "partition", "", "Slurm partition (default: the cluster's)")
-	f.StringVar(&timeLim, "time", "", "time limit of each task, as sbatch --time takes it")
-	f.StringVar(&gopoly, "gopoly", "", "path of the gopoly binary on the nodes (default: this program)")
-	f.StringArrayVar(&sbatchArgs, "sbatch-arg", nil, "another argument for sbatch, for both jobs (repeatable), e.g. --sbatch-arg=--account=lab")
+	f.IntVar(&o.tasks, "tasks", 4, "array tasks, one shard each (at most the spec's seeds)")
+	f.IntVar(&o.workers, "workers", 1, "CPUs per task (each task plays its shard on this many workers)")
+	f.IntVar(&o.maxRunning, "max-running", 0, "tasks running at once (the array's %N; 0: no limit)")
+	f.StringVar(&o.partition, "partition", "", "Slurm partition (default: the cluster's)")
+	f.StringVar(&o.timeLim, "time", "", "time limit of each task, as sbatch --time takes it")
+	f.DurationVar(&o.stopBefore, "stop-before", 2*time.Minute, "with --time: how long before its limit a task stops cleanly and requeues itself")
+	f.StringVar(&o.mem, "mem", "", "memory of each task, as sbatch --mem takes it (default: the cluster's)")
+	f.StringVar(&o.gopoly, "gopoly", "", "path of the gopoly binary on the nodes (default: a copy of this program in DIR/slurm)")
+	f.StringArrayVar(&o.both, "sbatch-arg", nil, "another argument for sbatch, for both jobs (repeatable), e.g. --sbatch-arg=--account=lab")
+	f.StringArrayVar(&o.array, "array-arg", nil, "another argument for sbatch, for the array only (repeatable)")
+	f.StringArrayVar(&o.merge, "merge-arg", nil, "another argument for sbatch, for the merge only (repeatable)")
 	return cmd
 }
 
-// submitSlurm writes the batch scripts into dir and submits them.
-func submitSlurm(dir, spec, gopoly string, tasks, workers int, partition, timeLim string, extra []string) (slurmJobs, error) {
-	jobs := slurmJobs{Spec: spec, Tasks: tasks, Gopoly: gopoly}
+// sbatchValue is what --mem and --time may hold: they go into the
+// script's #SBATCH lines as they are.
+var sbatchValue = regexp.MustCompile(`^[A-Za-z0-9:.-]*$`)
+
+// retryableDir refuses an --out that holds anything but what a submit
+// whose sbatch failed leaves: the scripts and copies in DIR/slurm without
+// jobs.json, and no shard. That is written again, so that the same
+// command can be run again.
+func retryableDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // new: checkOutDir saw to the rest
+	}
+	for _, en := range entries {
+		switch en.Name() {
+		case slurmDir:
+			if fileExists(filepath.Join(dir, slurmDir, slurmRecord)) {
+				return fmt.Errorf("--out %s was submitted already: follow it with gopoly experiment status %s, rerun its failed shards with gopoly experiment resubmit %[2]s", dir, shellQuote(dir))
+			}
+		case shardsDir:
+			if s, _ := os.ReadDir(filepath.Join(dir, shardsDir)); len(s) > 0 {
+				return fmt.Errorf("--out %s holds shards but no %s: give a new directory", dir, filepath.Join(slurmDir, slurmRecord))
+			}
+		default:
+			return fmt.Errorf("--out %s is not empty: give a new directory", dir)
+		}
+	}
+	return nil
+}
+
+// submitSlurm writes the copies and the batch scripts into dir and
+// submits them. When sbatch fails, nothing stays submitted and no
+// jobs.json is written.
+func submitSlurm(dir string, e *arena.Experiment, o slurmOptions) (slurmJobs, error) {
+	bi, ok := debug.ReadBuildInfo()
+	jobs := slurmJobs{Source: e.File, Tasks: o.tasks, Gopoly: o.gopoly, Version: readBuildVersion(bi, ok), MaxRunning: o.maxRunning}
 	sd := filepath.Join(dir, slurmDir)
-	if err := os.MkdirAll(filepath.Join(dir, shardsDir), 0o755); err != nil {
+	for _, d := range []string{sd, filepath.Join(dir, shardsDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return jobs, err
+		}
+	}
+	if abs, err := filepath.Abs(e.File); err == nil {
+		jobs.Source = abs
+	}
+	jobs.Spec = filepath.Join(sd, filepath.Base(e.File))
+	if err := os.WriteFile(jobs.Spec, e.Source, 0o644); err != nil {
 		return jobs, err
 	}
-	if err := os.MkdirAll(sd, 0o755); err != nil {
-		return jobs, err
+	if jobs.Gopoly == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return jobs, fmt.Errorf("finding this program: %w (give --gopoly)", err)
+		}
+		jobs.Gopoly = filepath.Join(sd, "gopoly")
+		if err := copyFile(self, jobs.Gopoly, 0o755); err != nil {
+			return jobs, fmt.Errorf("copying this program into %s: %w (or give --gopoly)", sd, err)
+		}
 	}
-	q := shellQuote
-	// Every task runs its shard; a rerun of the same command resumes it,
-	// which is what a requeued task does.
-	array := fmt.Sprintf(`#!/bin/bash
-#SBATCH --job-name=gopoly-shards
-#SBATCH --array=0-%d
-#SBATCH --cpus-per-task=%d
-#SBATCH --output=%s
-#SBATCH --requeue
-exec %s experiment run %s --shard "${SLURM_ARRAY_TASK_ID}/%d" --workers %d --out %s/"${SLURM_ARRAY_TASK_ID}"
-`, tasks-1, workers, q(filepath.Join(sd, "shard-%a.log")), q(gopoly), q(spec), tasks, workers, q(filepath.Join(dir, shardsDir)))
-	var shards []string
-	for i := range tasks {
-		shards = append(shards, q(filepath.Join(dir, shardsDir, strconv.Itoa(i))))
+	if o.partition != "" {
+		jobs.BothArgs = append(jobs.BothArgs, "--partition="+o.partition)
 	}
-	merge := fmt.Sprintf(`#!/bin/bash
-#SBATCH --job-name=gopoly-merge
-#SBATCH --output=%s
-exec %s experiment merge %s --out %s
-`, q(filepath.Join(sd, "merge.log")), q(gopoly), strings.Join(shards, " "), q(filepath.Join(dir, resultDir)))
-	for name, text := range map[string]string{"array.sh": array, "merge.sh": merge} {
+	jobs.BothArgs = append(jobs.BothArgs, o.both...)
+	jobs.ArrayArgs, jobs.MergeArgs = o.array, o.merge
+	scripts := map[string]string{"array.sh": arrayScript(dir, jobs, o), "merge.sh": mergeScript(dir, jobs)}
+	for name, text := range scripts {
 		if err := os.WriteFile(filepath.Join(sd, name), []byte(text), 0o755); err != nil {
 			return jobs, err
 		}
 	}
-	var common []string
-	if partition != "" {
-		common = append(common, "--partition="+partition)
+	all := make([]int, o.tasks)
+	for i := range all {
+		all[i] = i
 	}
-	if timeLim != "" {
-		common = append(common, "--time="+timeLim)
-	}
-	common = append(common, extra...)
-	var err error
-	if jobs.Array, err = sbatch(append(common, filepath.Join(sd, "array.sh"))...); err != nil {
+	s, err := submitShards(dir, &jobs, all, nil)
+	if err != nil {
 		return jobs, err
 	}
-	if jobs.Merge, err = sbatch(append(common, "--dependency=afterok:"+jobs.Array, "--kill-on-invalid-dep=yes", filepath.Join(sd, "merge.sh"))...); err != nil {
-		return jobs, fmt.Errorf("%w (the array job %s is submitted: cancel it with scancel %s)", err, jobs.Array, jobs.Array)
+	jobs.Submissions = append(jobs.Submissions, s)
+	return jobs, writeSlurmJobs(dir, jobs)
+}
+
+// arrayScript is DIR/slurm/array.sh. Its task ids are shard numbers, so
+// that sbatch --array=2,5 array.sh reruns shards 2 and 5, which resume.
+// With a time limit, Slurm sends USR1 to the script --stop-before it;
+// the script then stops the shard (TERM: it keeps its games) and
+// requeues its task, which resumes when it starts again.
+func arrayScript(dir string, jobs slurmJobs, o slurmOptions) string {
+	q := shellQuote
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/bash\n#SBATCH --job-name=gopoly-shards\n#SBATCH --cpus-per-task=%d\n#SBATCH --output=%s\n#SBATCH --open-mode=append\n#SBATCH --requeue\n",
+		o.workers, q(filepath.Join(dir, slurmDir, "shard-%a.log")))
+	if o.mem != "" {
+		fmt.Fprintf(&b, "#SBATCH --mem=%s\n", o.mem)
 	}
-	data, _ := json.MarshalIndent(jobs, "", "  ")
-	return jobs, os.WriteFile(filepath.Join(sd, slurmRecord), append(data, '\n'), 0o644)
+	if o.timeLim != "" {
+		fmt.Fprintf(&b, "#SBATCH --time=%s\n", o.timeLim)
+		if o.stopBefore > 0 {
+			fmt.Fprintf(&b, "#SBATCH --signal=B:USR1@%d\n", int(o.stopBefore/time.Second))
+		}
+	}
+	fmt.Fprintf(&b, `shard="${SLURM_ARRAY_TASK_ID:?run as a job array whose task ids are shards: sbatch --array=I %s}"
+echo "gopoly: shard $shard/%d, job ${SLURM_JOB_ID:-}, $(date -u +%%FT%%TZ)"
+limit=0
+trap 'limit=1; kill -TERM "$pid" 2>/dev/null' USR1
+%s experiment run %s --shard "$shard/%d" --workers %d --out %s/"$shard" &
+pid=$!
+while :; do
+  wait "$pid"
+  rc=$?
+  kill -0 "$pid" 2>/dev/null || break
+done
+if [ "$limit" = 1 ] && [ "$rc" != 0 ]; then
+  echo "gopoly: shard $shard stopped before the time limit; requeueing it to resume"
+  scontrol requeue "$SLURM_JOB_ID"
+fi
+exit "$rc"
+`, q(filepath.Join(dir, slurmDir, "array.sh")), jobs.Tasks, q(jobs.Gopoly), q(jobs.Spec), jobs.Tasks, o.workers, q(filepath.Join(dir, shardsDir)))
+	return b.String()
+}
+
+// mergeScript is DIR/slurm/merge.sh: it names every shard, so that the
+// same script merges after any resubmission.
+func mergeScript(dir string, jobs slurmJobs) string {
+	q := shellQuote
+	var shards []string
+	for i := range jobs.Tasks {
+		shards = append(shards, q(filepath.Join(dir, shardsDir, strconv.Itoa(i))))
+	}
+	return fmt.Sprintf("#!/bin/bash\n#SBATCH --job-name=gopoly-merge\n#SBATCH --output=%s\n#SBATCH --open-mode=append\nexec %s experiment merge %s --out %s\n",
+		q(filepath.Join(dir, slurmDir, "merge.log")), q(jobs.Gopoly), strings.Join(shards, " "), q(filepath.Join(dir, resultDir)))
+}
+
+// submitShards submits an array of the given shards (none: only the
+// merge) and a merge after it and after the jobs in after. If the merge
+// cannot be submitted, the array is cancelled, so that nothing is left
+// running that no record names.
+func submitShards(dir string, jobs *slurmJobs, shards []int, after []string) (slurmSubmission, error) {
+	s := slurmSubmission{Shards: shards, At: time.Now().UTC().Truncate(time.Second)}
+	sd := filepath.Join(dir, slurmDir)
+	if len(shards) > 0 {
+		ids := make([]string, len(shards))
+		for i, sh := range shards {
+			ids[i] = strconv.Itoa(sh)
+		}
+		spec := "--array=" + strings.Join(ids, ",")
+		if jobs.MaxRunning > 0 {
+			spec += "%" + strconv.Itoa(jobs.MaxRunning)
+		}
+		args := append(append(append([]string{spec}, jobs.BothArgs...), jobs.ArrayArgs...), filepath.Join(sd, "array.sh"))
+		var err error
+		if s.Array, err = sbatch(args...); err != nil {
+			return s, err
+		}
+		after = append(after, s.Array)
+	}
+	args := append(append([]string{}, jobs.BothArgs...), jobs.MergeArgs...)
+	if len(after) > 0 {
+		args = append(args, "--dependency=afterok:"+strings.Join(after, ":"), "--kill-on-invalid-dep=yes")
+	}
+	var err error
+	if s.Merge, err = sbatch(append(args, filepath.Join(sd, "merge.sh"))...); err != nil {
+		if s.Array != "" {
+			if out, cerr := exec.Command("scancel", s.Array).CombinedOutput(); cerr != nil {
+				return s, fmt.Errorf("%w; the array job %s is submitted and scancel failed (%v: %s): cancel it by hand", err, s.Array, cerr, bytes.TrimSpace(out))
+			}
+			err = fmt.Errorf("%w (the array job %s is cancelled)", err, s.Array)
+		}
+		return s, err
+	}
+	return s, nil
+}
+
+// writeSlurmJobs writes DIR/slurm/jobs.json whole, through a temporary
+// file, so that a crash leaves the old record or the new one.
+func writeSlurmJobs(dir string, jobs slurmJobs) error {
+	data, err := json.MarshalIndent(jobs, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, slurmDir, slurmRecord)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// readSlurmJobs reads DIR/slurm/jobs.json.
+func readSlurmJobs(cmd *cobra.Command, dir string) (slurmJobs, error) {
+	var jobs slurmJobs
+	path := filepath.Join(dir, slurmDir, slurmRecord)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return jobs, usageErr(fmt.Errorf("%s: %s was not made by experiment submit: %w", cmdName(cmd), dir, err))
+	}
+	if err := json.Unmarshal(data, &jobs); err != nil || jobs.Tasks < 1 || len(jobs.Submissions) == 0 {
+		if err == nil {
+			err = errors.New("no tasks or no submission")
+		}
+		return jobs, usageErr(fmt.Errorf("%s: %s: damaged (%v)", cmdName(cmd), path, err))
+	}
+	return jobs, nil
 }
 
 // sbatch submits a script and returns the job id.
@@ -178,7 +382,7 @@ func sbatch(args ...string) (string, error) {
 	c := exec.Command("sbatch", append([]string{"--parsable"}, args...)...)
 	c.Stdout, c.Stderr = &out, &errOut
 	if err := c.Run(); err != nil {
-		return "", fmt.Errorf("sbatch: %v: %s", err, strings.TrimSpace(errOut.String()))
+		return "", commandErr("sbatch", err, errOut.Bytes())
 	}
 	// --parsable prints "id" or "id;cluster".
 	id, _, _ := strings.Cut(strings.TrimSpace(out.String()), ";")
@@ -188,108 +392,38 @@ func sbatch(args ...string) (string, error) {
 	return id, nil
 }
 
-// shardState is one shard of a submission as status shows it.
-type shardState struct {
-	Shard int    `json:"shard"`
-	State string `json:"state"` // done, running, pending, failed, waiting
-	Games int    `json:"games"` // games in its directory
-	Of    int    `json:"of"`    // games of the shard; 0 before it starts
-}
-
-// newExperimentStatusCmd returns gopoly experiment status: how far a
-// Slurm submission is.
-func newExperimentStatusCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "status DIR",
-		Short: "Show the shards of a submitted experiment: done, running, pending, failed",
-		Long: `Reads a directory made by experiment submit and asks Slurm (squeue) about
-its jobs: for each shard whether it is done, running, pending or failed,
-with its games so far, and whether the merge has run. A failed shard is
-rerun with scontrol requeue JOB_TASK (it resumes), or by hand with the
-command of DIR/slurm/array.sh.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
-			data, err := os.ReadFile(filepath.Join(dir, slurmDir, slurmRecord))
-			if err != nil {
-				return usageErr(fmt.Errorf("experiment status: %s was not made by experiment submit: %w", dir, err))
-			}
-			var jobs slurmJobs
-			if err := json.Unmarshal(data, &jobs); err != nil || jobs.Tasks < 1 {
-				return usageErr(fmt.Errorf("experiment status: %s: damaged (%v)", filepath.Join(dir, slurmDir, slurmRecord), err))
-			}
-			queued := squeue(jobs.Array)
-			shards := make([]shardState, jobs.Tasks)
-			done := 0
-			for i := range shards {
-				s := shardState{Shard: i, State: queued[strconv.Itoa(i)]}
-				sdir := filepath.Join(dir, shardsDir, strconv.Itoa(i))
-				if info, err := arena.ReadRunInfo(sdir); err == nil {
-					s.Of = info.Games
-					s.Games = countLines(filepath.Join(sdir, arena.ResultsFile))
-				}
-				switch {
-				case s.Of > 0 && s.Games == s.Of && s.State == "":
-					s.State = "done"
-					done++
-				case s.State == "":
-					s.State = "failed"
-				}
-				shards[i] = s
-			}
-			merge := "waiting"
-			switch st := squeue(jobs.Merge)[""]; {
-			case st != "":
-				merge = st
-			case fileExists(filepath.Join(dir, resultDir, arena.SummaryFile)):
-				merge = "done"
-			case done == jobs.Tasks:
-				merge = "failed"
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				b, _ := json.MarshalIndent(map[string]any{"array_job": jobs.Array, "merge_job": jobs.Merge, "shards": shards, "merge": merge}, "", "  ")
-				fmt.Fprintf(out, "%s\n", b)
-				return nil
-			}
-			fmt.Fprintf(out, "job array %s: %d of %d shards done; merge job %s: %s\n", jobs.Array, done, jobs.Tasks, jobs.Merge, merge)
-			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "SHARD\tSTATE\tGAMES")
-			for _, s := range shards {
-				games := "-"
-				if s.Of > 0 {
-					games = fmt.Sprintf("%d of %d", s.Games, s.Of)
-				}
-				fmt.Fprintf(w, "%d\t%s\t%s\n", s.Shard, s.State, games)
-			}
-			return w.Flush()
-		},
+// commandErr says why a Slurm command failed: not found, or its exit and
+// what it printed on stderr.
+func commandErr(name string, err error, stderr []byte) error {
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("%s not found on the PATH: run this on a Slurm login node", name)
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
-	return cmd
+	if msg := strings.TrimSpace(string(stderr)); msg != "" {
+		return fmt.Errorf("%s: %v: %s", name, err, msg)
+	}
+	return fmt.Errorf("%s: %v", name, err)
 }
 
-// squeue returns the states of a job's tasks that Slurm still holds, by
-// array task id ("" for a job that is not an array), in lower case:
-// pending, running, ... A job Slurm no longer lists has no entry.
-func squeue(job string) map[string]string {
-	states := map[string]string{}
-	out, err := exec.Command("squeue", "-h", "-r", "-j", job, "-o", "%K %T").Output()
+// copyFile copies src to dst with mode perm, through a temporary file.
+func copyFile(src, dst string, perm os.FileMode) error {
+	in, err := os.Open(src)
 	if err != nil {
-		return states
+		return err
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		task, state, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok {
-			continue
-		}
-		if task == "N/A" {
-			task = ""
-		}
-		states[task] = strings.ToLower(state)
+	defer in.Close()
+	tmp := dst + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
+	if err != nil {
+		return err
 	}
-	return states
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
 }
 
 // countLines counts the complete lines of a file (0 if it is missing).
@@ -304,7 +438,7 @@ func countLines(path string) int {
 	for {
 		k, err := f.Read(buf)
 		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF || err != nil {
+		if err != nil {
 			return n
 		}
 	}
