@@ -67,15 +67,10 @@ func (pl *Planner) plans(v monopoly.View, d monopoly.Decision) bool {
 func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	me := d.Player
 	cs := pl.withDefault(v, d)
-	if cs[0].acts[0].Kind == monopoly.ActBuy {
-		// What the baseline buys it buys: declining to win the auction
-		// for less pays only against bidders as cautious as its model of
-		// them, and outside players bid the price and more.
-		return cs[0].acts[0]
-	}
 	if v.Cash(me)-d.Amount >= pl.P.CashReserve {
 		cs = alternative(cs, act(monopoly.ActBuy, me, 0))
 	}
+	cs = alternative(cs, act(monopoly.ActDecline, me, 0))
 	return pl.choose(v, cs)
 }
 
