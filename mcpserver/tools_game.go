@@ -18,6 +18,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -672,43 +673,61 @@ func (s *Server) submitDecision(ctx context.Context, req *mcp.CallToolRequest, i
 		return submitOut{}, fmt.Errorf("a seat token is needed to answer for %s (seat %d): create_game returned it as players[%d].seat_token; pass it as token",
 			g.Setup().Seats[st.Waiting].Name, st.Waiting, st.Waiting)
 	}
-	p, err := g.Pending(tok)
+	// The session checks the token, the turn and the entries, then the
+	// dialect reads the decision once, and the engine says if it is legal.
+	d := &mcpAnswer{speech: in.Speech, thought: in.Thought}
+	opts := []session.SubmitOption{table.Answer(d, in.Decision)}
+	if in.Entries != nil {
+		opts = append(opts, session.At(*in.Entries))
+	}
+	pr, err := g.Submit(ctx, tok, agent.Answer{}, opts...)
 	if err != nil {
-		return submitOut{}, refusedErr(err, nil)
+		return submitOut{}, s.submitRefused(g, tok, err)
 	}
-	if p.Seat < 0 {
-		return submitOut{}, fmt.Errorf("refused (%s): that token answers for no seat of game %s; nothing changed", session.CodeBadToken, g.ID())
-	}
-	if !p.YourTurn {
-		who := "nobody"
-		if d := p.Decision.Player; d >= 0 {
-			who = p.View.Players[d].Name
-		}
-		return submitOut{}, fmt.Errorf("refused (not_your_decision): %s decides %s now, not %s; nothing changed", who, p.Decision.Kind, p.View.Players[p.Seat].Name)
-	}
-	if in.Entries != nil && *in.Entries != p.Entries {
-		return submitOut{}, refusedErr(fmt.Errorf("refused (%s): the decision was read at entries %d, but the game is at %d: read it again", session.CodeStale, *in.Entries, p.Entries), &p)
-	}
-	d, err := parseDecision(&p, g.Rules(), in.Decision)
-	if err != nil {
-		return submitOut{}, refusedErr(err, &p)
-	}
-	if d.speech != "" && in.Speech != "" || d.thought != "" && in.Thought != "" {
-		return submitOut{}, refusedErr(errors.New("speech or thought given both in the decision and as an argument: give each once"), &p)
-	}
-	ans := agent.Answer{Action: d.action, Speech: d.speech + in.Speech, Thought: d.thought + in.Thought}
 	action, err := wire.EncodeAction(g.Rules(), d.action)
 	if err != nil {
-		return submitOut{}, refusedErr(err, &p)
-	}
-	pr, err := g.SubmitAt(ctx, tok, p.Entries, ans)
-	if err != nil {
-		return submitOut{}, refusedErr(err, &p)
+		return submitOut{}, err
 	}
 	prog, err := s.progressOf(g, pr.Played, in.Token, req.Session)
+	setup := g.Setup()
 	out := submitOut{progress: prog, Applied: appliedOut{Action: action, Dialect: d.dialect,
-		Notation: wire.Notation{Rules: g.Rules(), Names: names(p.View)}.Format(d.action)}}
+		Notation: wire.Notation{Rules: g.Rules(), Names: setup.Names()}.Format(d.action)}}
 	return out, err
+}
+
+// mcpAnswer is submit_decision's dialect: a decision in any of the forms
+// parseDecision reads, with speech and thought also given as arguments.
+// It keeps what it read, for the reply.
+type mcpAnswer struct {
+	speech, thought string
+	parsed
+}
+
+func (d *mcpAnswer) Name() string { return "mcp" }
+
+func (d *mcpAnswer) Decode(q session.Asked, raw []byte) (agent.Answer, error) {
+	p := q.Pending() // monopoly-mcp's payloads are read against the legal options
+	var err error
+	if d.parsed, err = parseDecision(&p, q.Rules, raw); err != nil {
+		return agent.Answer{}, err
+	}
+	if d.parsed.speech != "" && d.speech != "" || d.parsed.thought != "" && d.thought != "" {
+		return agent.Answer{}, errors.New("speech or thought given both in the decision and as an argument: give each once")
+	}
+	return agent.Answer{Action: d.action, Speech: d.parsed.speech + d.speech, Thought: d.parsed.thought + d.thought}, nil
+}
+
+// submitRefused describes a refused submit_decision: with the legal
+// answers of the pending decision, unless the token itself was refused.
+func (s *Server) submitRefused(g *session.Session, tok string, err error) error {
+	p, perr := g.Pending(tok)
+	switch e := table.Classify(err); {
+	case e.Code == table.CodeForbidden:
+		return fmt.Errorf("%w; nothing changed", refusedErr(err, nil))
+	case e.Code != table.CodeRefused || perr != nil:
+		return refusedErr(err, nil)
+	}
+	return refusedErr(err, &p)
 }
 
 // refusedErr describes a refused decision: the reason, that nothing

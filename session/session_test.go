@@ -18,6 +18,7 @@ import (
 	"github.com/gopoly/gopoly/internal/citest"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
+	"github.com/gopoly/gopoly/wire"
 )
 
 var ctx = context.Background()
@@ -86,6 +87,14 @@ func openPostgres(t *testing.T, dsn string) session.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// answerJSON reads an answer in the wire format for the answering seat.
+func answerJSON(data []byte) session.Decoder {
+	return func(q session.Asked) (agent.Answer, error) {
+		a, speech, thought, err := wire.DecodeAnswer(q.Rules, q.Seat, data)
+		return agent.Answer{Action: a, Speech: speech, Thought: thought}, err
+	}
 }
 
 // setup is a table of one person (seat 0) and bots.
@@ -230,7 +239,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 			{"research off", tok.Research, `{"action":{"kind":"continue"}}`, session.CodeBadToken},
 		}
 		for _, c := range cases {
-			_, err := s.SubmitJSON(ctx, c.token, []byte(c.answer))
+			_, err := s.Submit(ctx, c.token, agent.Answer{}, session.Decode(answerJSON([]byte(c.answer))))
 			var r *session.Refused
 			if !errors.As(err, &r) || r.Code != c.code || r.Message == "" {
 				t.Errorf("%s: error %v, want refusal %s", c.name, err, c.code)
@@ -372,7 +381,7 @@ func TestConcurrentAnswers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := s.SubmitAt(ctx, tok, p.Entries, agent.Answer{Action: a})
+				_, err := s.Submit(ctx, tok, agent.Answer{Action: a}, session.At(p.Entries))
 				var r *session.Refused
 				switch {
 				case err == nil:

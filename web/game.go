@@ -12,6 +12,7 @@ import (
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 )
 
 // gamePage is a game's page: the board, the panels and the scripts that
@@ -132,7 +133,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	// The bots play on after the answer: a client that goes away must not
 	// cut that short, which would lose the answer with their moves.
-	prog, err := sess.SubmitJSONAt(context.WithoutCancel(r.Context()), token(r), at, body)
+	prog, err := sess.Submit(context.WithoutCancel(r.Context()), token(r), agent.Answer{}, session.At(at), table.Answer(table.JSON, body))
 	if err != nil {
 		s.sessionError(w, r, err)
 		return

@@ -14,7 +14,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -202,18 +202,28 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) (*session.Session,
 	return sess, true
 }
 
-// sessionError answers with what the session API said.
+// sessionError answers with what the table service said: the one place
+// the browser maps table.Code to an HTTP status.
 func (s *Server) sessionError(w http.ResponseWriter, r *http.Request, err error) {
-	var ref *session.Refused
-	switch {
-	case errors.Is(err, session.ErrNotFound):
+	e := table.Classify(err)
+	switch e.Code {
+	case table.CodeNotFound:
 		s.fail(w, r, http.StatusNotFound, "not_found", "no game "+r.PathValue("id"))
-	case errors.As(err, &ref):
+	case table.CodeBadSetup:
+		s.fail(w, r, http.StatusBadRequest, "bad_game", err.Error())
+	case table.CodeBadInput:
+		s.fail(w, r, http.StatusBadRequest, "bad_request", err.Error())
+	case table.CodeForbidden, table.CodeRefused:
 		status := http.StatusUnprocessableEntity
-		if ref.Refusal.Code == session.CodeBadToken || ref.Refusal.Code == session.CodeNoSeat {
+		if e.Code == table.CodeForbidden {
 			status = http.StatusForbidden
 		}
-		s.failWith(w, r, status, problem{Code: ref.Refusal.Code, Message: ref.Refusal.Message, Refusal: &ref.Refusal})
+		if e.Refusal == nil {
+			s.fail(w, r, status, e.Code.String(), err.Error())
+			return
+		}
+		ref := &e.Refusal.Refusal
+		s.failWith(w, r, status, problem{Code: ref.Code, Message: ref.Message, Refusal: ref})
 	default:
 		s.o.Logger.Error("web: session", "id", r.PathValue("id"), "err", err)
 		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())

@@ -236,7 +236,7 @@ func (t *table) ask(ctx context.Context, seat int, tok string) error {
 			fmt.Fprintf(t.out, "  %v\n", err)
 			continue
 		}
-		_, err = t.s.Answer(ctx, tok, p.Entries, agent.Answer{Action: a, Speech: t.speech})
+		_, err = t.s.Submit(ctx, tok, agent.Answer{Action: a, Speech: t.speech}, session.At(p.Entries), session.Hold())
 		var refused *session.Refused
 		if errors.As(err, &refused) {
 			fmt.Fprintf(t.out, "  refused (%s): %s\n", refused.Code, refused.Message)
@@ -536,7 +536,7 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 			return sp.store.lookupErr(cmd, "session", sp.resume, err)
 		}
 	} else if s, err = m.Create(ctx, setup); err != nil {
-		return fmt.Errorf("play: %w", err)
+		return exitErr(fmt.Errorf("play: %w", err))
 	}
 	out := cmd.OutOrStdout()
 	t, err := newTable(s, newLineReader(cmd.InOrStdin(), out), out, useColor(out), sp.thoughts, sp.delay)
@@ -672,7 +672,9 @@ func playSession(cmd *cobra.Command, sp *sessionPlay, seed uint64, players int, 
 	}
 	bots := make([]string, len(seats))
 	for i, seat := range seats {
-		bots[i] = seat.Bot
+		if agent.Known(seat.Bot) { // an unknown one is the session's to name, with its seat
+			bots[i] = seat.Bot
+		}
 	}
 	if err := ready(cmd, bots); err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	service "github.com/gopoly/gopoly/table"
 )
 
 // sessionInfo is one stored session as gopoly sessions --json lists it.
@@ -339,7 +340,7 @@ session forked from is not changed.`,
 			}
 			s, err := m.Fork(cmd.Context(), src.ID(), at, list)
 			if err != nil {
-				return fmt.Errorf("fork: %w", err)
+				return exitErr(fmt.Errorf("fork: %w", err))
 			}
 			resume := "gopoly play --resume " + s.ID()
 			if f := sf.flags(); f != "" {
@@ -433,4 +434,15 @@ Its waiting seats get new tokens.`,
 	}
 	sf.register(cmd)
 	return cmd
+}
+
+// exitErr gives a failure of the table service its exit code, the one
+// place the terminal maps table.Code: what the caller got wrong (a bad
+// setup or argument, a game that is not there, a refused token or
+// answer) exits 2, the rest 1.
+func exitErr(err error) error {
+	if service.Classify(err).Code == service.CodeInternal {
+		return err
+	}
+	return usageErr(err)
 }
