@@ -14,6 +14,7 @@ import (
 
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -286,20 +287,13 @@ type sessionOut struct {
 
 // sessions lists the stored games, keeping those keep accepts.
 func (s *Server) sessions(ctx context.Context, keep func(session.Status) bool) ([]sessionOut, error) {
-	recs, err := s.m.List(ctx)
+	list, err := table.List(ctx, s.m, true, keep)
 	if err != nil {
 		return nil, err
 	}
 	out := []sessionOut{}
-	for _, r := range recs {
+	for _, r := range list {
 		st := r.Status
-		if !keep(st) {
-			continue
-		}
-		setup, err := r.DecodeSetup()
-		if err != nil {
-			return nil, err
-		}
 		status := statusReady
 		switch {
 		case st.Over:
@@ -307,7 +301,7 @@ func (s *Server) sessions(ctx context.Context, keep func(session.Status) bool) (
 		case st.Waiting >= 0:
 			status = statusAwaiting
 		}
-		out = append(out, sessionOut{GameID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: setup.Seats,
+		out = append(out, sessionOut{GameID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: r.Seats,
 			Entries: st.Entries, Round: st.Round, Status: status, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting,
 			Summary: st.Summary, URI: "game://" + r.ID + "/state"})
 	}

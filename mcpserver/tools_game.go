@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -455,11 +452,11 @@ func (s *Server) createGame(ctx context.Context, req *mcp.CallToolRequest, in cr
 	if err != nil {
 		return gameOut{}, err
 	}
-	seed := randomSeed()
+	seed := table.RandomSeed()
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	g, err := s.m.Create(ctx, session.Setup{Rules: rules, Seed: seed, Seats: seats})
+	g, err := s.m.Create(ctx, rules.Setup(seed, seats))
 	if err != nil {
 		return gameOut{}, err
 	}
@@ -484,24 +481,24 @@ func (s *Server) created(req *mcp.CallToolRequest, g *session.Session, parent st
 	return out, err
 }
 
-// rulesOf is the rules text of a new game: a saved config's, or the
-// overrides given (an object or YAML), checked, with the round limit set
-// when it is given. Without any, it is "": the standard rules, shared by
+// rulesOf is the rules of a new game, checked: a saved config's, or
+// the overrides given (an object or YAML), with the round limit set when
+// it is given. Without any, the text is "": the standard rules, shared by
 // every such game (and by what bots learn of them, such as the
 // personalities' landing frequencies, measured once per rules).
-func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMessage, maxRounds *int) (string, error) {
+func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMessage, maxRounds *int) (table.Rules, error) {
 	src, name := "", "rules"
 	hasRules := len(rules) > 0 && string(rules) != "null"
 	switch {
 	case configID != "" && hasRules:
-		return "", errors.New("config_id and rules both give the rules: give one")
+		return table.Rules{}, errors.New("config_id and rules both give the rules: give one")
 	case configID != "" && configID != defaultConfig:
 		c, err := s.m.Config(ctx, configID)
 		if errors.Is(err, session.ErrNotFound) {
-			return "", fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", configID, s.opt.Store)
+			return table.Rules{}, fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", configID, s.opt.Store)
 		}
 		if err != nil {
-			return "", err
+			return table.Rules{}, err
 		}
 		src, name = c.YAML, "config "+configID
 	case hasRules:
@@ -512,43 +509,11 @@ func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMes
 			src = string(rules) // an object: JSON is YAML
 		}
 	}
-	if _, err := monopoly.DefaultRules().WithOverrides(name, []byte(src)); err != nil {
-		return "", err
+	r, err := table.ParseRules(name, src)
+	if err != nil || maxRounds == nil {
+		return r, err
 	}
-	if maxRounds == nil {
-		return src, nil
-	}
-	return setRule(src, "max_rounds", *maxRounds)
-}
-
-// setRule sets key of the rules document src to value, keeping the rest.
-func setRule(src, key string, value int) (string, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		return "", err
-	}
-	if len(doc.Content) == 0 {
-		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
-	}
-	top := doc.Content[0]
-	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(value)}
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == key {
-			top.Content[i+1] = v
-			v = nil
-		}
-	}
-	if v != nil {
-		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
-	}
-	out, err := yaml.Marshal(&doc)
-	return string(out), err
-}
-
-func randomSeed() uint64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) >> 11 // within JSON's exact integers
+	return r.WithMaxRounds(name, *maxRounds)
 }
 
 // owns reports whether the caller is game g's creator: the connection
@@ -649,7 +614,7 @@ func (s *Server) advanceGame(ctx context.Context, req *mcp.CallToolRequest, in a
 	if steps == 0 {
 		steps = maxAdvance
 	}
-	pr, err := g.Advance(ctx, steps)
+	pr, err := s.drivers.Advance(ctx, g, steps)
 	if err != nil {
 		return progress{}, err
 	}
@@ -784,6 +749,7 @@ func (s *Server) deleteGame(ctx context.Context, req *mcp.CallToolRequest, in ga
 	}
 	s.watch.forget(in.GameID)
 	s.seats.forget(in.GameID)
+	s.odds.Forget(in.GameID)
 	s.unlistGame(in.GameID)
 	s.publishLists()
 	return deletedOut{GameID: in.GameID, Deleted: true}, nil

@@ -546,6 +546,17 @@ func (s *Session) Game() *monopoly.Game {
 	return g
 }
 
+// Now returns a copy of the game now, as Game does, with the length of
+// the log it is after, taken together: a position to compute on (the
+// chances to win) without replaying the log.
+func (s *Session) Now() (*monopoly.Game, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.g.Clone()
+	g.Record(false)
+	return g, len(s.log)
+}
+
 // Status returns the session's status now.
 func (s *Session) Status() Status {
 	s.mu.Lock()

@@ -13,7 +13,7 @@ import (
 // a database.
 type nopStore struct{ Store }
 
-func (nopStore) Create(context.Context, Record, []Entry) error             { return nil }
+func (nopStore) Create(context.Context, Record, []Entry) error              { return nil }
 func (nopStore) Append(context.Context, string, int, []Entry, Status) error { return nil }
 
 // BenchmarkWatchEvent measures what one change of a game costs a viewer

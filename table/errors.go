@@ -18,9 +18,10 @@ const (
 	CodeBadInput              // an argument out of range or malformed
 	CodeForbidden             // the caller's token does not allow it
 	CodeRefused               // the game refused the answer or the request: it changed nothing
+	CodeConflict              // the game is not in the state the request needs (not paced, over)
 )
 
-var codeNames = [...]string{"internal", "not_found", "bad_setup", "bad_input", "forbidden", "refused"}
+var codeNames = [...]string{"internal", "not_found", "bad_setup", "bad_input", "forbidden", "refused", "conflict"}
 
 func (c Code) String() string { return codeNames[c] }
 
@@ -31,6 +32,18 @@ type Error struct {
 	Code    Code
 	Err     error
 	Refusal *session.Refused
+	// Reason is the stable word clients see ("bad_speed"); "": the
+	// Code's name.
+	Reason string
+}
+
+// Name is the stable word clients see for e: its Reason, else its Code's
+// name.
+func (e *Error) Name() string {
+	if e.Reason != "" {
+		return e.Reason
+	}
+	return e.Code.String()
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -62,6 +75,3 @@ func Classify(err error) *Error {
 	}
 	return &Error{Code: CodeInternal, Err: err}
 }
-
-// Errorf is an *Error of code with err.
-func errorOf(code Code, err error) *Error { return &Error{Code: code, Err: err} }

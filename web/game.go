@@ -23,8 +23,8 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setup := sess.Setup()
-	if allBots(setup) {
-		s.startPacer(sess) // a game of bots left unfinished by a restart goes on
+	if table.AllBots(setup) {
+		s.drivers.Begin(r.Context(), sess) // a game of bots left unfinished by a restart goes on
 	}
 	tok := viewToken(r, sess)
 	st, err := s.stateOf(sess, tok)
@@ -84,7 +84,7 @@ type gameState struct {
 	session.Pending
 	Text   string         `json:"decision_text"` // the decision as a sentence for its seat
 	Status session.Status `json:"status"`
-	Pace   paceState      `json:"pace"`
+	Pace   table.Pace     `json:"pace"`
 }
 
 // stateOf is the state of sess as the holder of tok sees it.
@@ -94,7 +94,7 @@ func (s *Server) stateOf(sess *session.Session, tok string) (gameState, error) {
 		return gameState{}, err
 	}
 	setup := sess.Setup()
-	return gameState{Pending: p, Text: p.Decision.Text(setup.Names()), Status: sess.Status(), Pace: s.paceOf(sess.ID())}, nil
+	return gameState{Pending: p, Text: p.Decision.Text(setup.Names()), Status: sess.Status(), Pace: s.drivers.Pace(sess.ID())}, nil
 }
 
 // state is the token's holder's view, decision and options now.
@@ -186,7 +186,7 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 		s.sessionError(w, r, err)
 		return
 	}
-	if err := s.begin(ctx, f); err != nil {
+	if err := s.drivers.Begin(ctx, f); err != nil {
 		s.sessionError(w, r, err)
 		return
 	}
@@ -225,10 +225,8 @@ func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "only the game's creator (its research link) may delete it")
 		return
 	}
-	s.stopPacer(sess.ID())
-	s.mu.Lock()
-	delete(s.oddsOf, sess.ID())
-	s.mu.Unlock()
+	s.drivers.Stop(sess.ID())
+	s.oddsOf.Forget(sess.ID())
 	if err := s.o.Sessions.Delete(r.Context(), sess.ID()); err != nil {
 		s.sessionError(w, r, err)
 		return
@@ -240,43 +238,20 @@ func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// oddsEntry is a game's last estimate, which every spectator of a turn
-// asks for: the server keeps one a game (Server.odds), dropped with the
-// game.
-type oddsEntry struct {
-	entries int
-	odds    arena.Odds
-}
-
 // odds is each player's chance to win from the public position, by
 // Monte Carlo playouts of baselines (arena.WinOdds), for the page's
-// win-probability line.
+// win-probability line: computed once per position, whoever asks
+// (table.Odds).
 func (s *Server) odds(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.open(w, r)
 	if !ok {
 		return
 	}
-	st := sess.Status()
-	s.mu.Lock()
-	e, ok := s.oddsOf[sess.ID()]
-	s.mu.Unlock()
-	if ok && e.entries == st.Entries {
-		writeJSON(w, http.StatusOK, e.odds)
-		return
-	}
-	g, err := sess.GameAt(st.Entries)
-	if err != nil {
-		s.sessionError(w, r, err)
-		return
-	}
-	o, err := arena.WinOdds(r.Context(), g, -1, arena.OddsOptions{Samples: 400, Seed: uint64(st.Entries) + 1})
+	o, err := s.oddsOf.Of(r.Context(), sess, arena.OddsOptions{Samples: 400}, nil)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "odds", err.Error())
 		return
 	}
-	s.mu.Lock()
-	s.oddsOf[sess.ID()] = oddsEntry{st.Entries, o}
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, o)
 }
 

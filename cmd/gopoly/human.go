@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 	"golang.org/x/term"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	service "github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -592,27 +592,10 @@ func sessionSetup(cmd *cobra.Command, seats []session.Seat, seed uint64, rulesNa
 	if err != nil {
 		return session.Setup{}, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return session.Setup{}, usageErr(fmt.Errorf("%s: %w", rulesName, err))
-	}
-	if len(doc.Content) == 0 {
-		doc.Kind, doc.Content = yaml.DocumentNode, []*yaml.Node{{Kind: yaml.MappingNode}}
-	}
-	top := doc.Content[0]
-	limit := &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.Itoa(rules.MaxRounds)}
-	set := false
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == "max_rounds" {
-			top.Content[i+1], set = limit, true
-		}
-	}
-	if !set {
-		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "max_rounds"}, limit)
-	}
-	text, err := yaml.Marshal(&doc)
+	// The limit as settled, written into the rules the session keeps.
+	checked, err := service.Rules{Text: string(data)}.WithMaxRounds(rulesName, rules.MaxRounds)
 	if err != nil {
-		return session.Setup{}, err
+		return session.Setup{}, usageErr(err)
 	}
 	if err := params.Check(len(seats)); err != nil {
 		return session.Setup{}, usageErr(err)
@@ -628,7 +611,7 @@ func sessionSetup(cmd *cobra.Command, seats []session.Seat, seed uint64, rulesNa
 		}
 	}
 	warnUnread(cmd.ErrOrStderr(), params, bots)
-	return session.Setup{Rules: string(text), Seed: seed, Seats: seats}, nil
+	return checked.Setup(seed, seats), nil
 }
 
 // playSession checks play's flags for a game with people (--seats) or a

@@ -16,6 +16,8 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/mcpserver"
+	"github.com/gopoly/gopoly/session"
+	service "github.com/gopoly/gopoly/table"
 )
 
 // newMCPCmd returns gopoly mcp: the MCP server, on stdio or over HTTP.
@@ -58,13 +60,17 @@ them, and a restarted server goes on with them.`,
 			} else if len(origins) > 0 {
 				return usageErr(errors.New("mcp: --allow-origin goes with --http"))
 			}
+			const why = "start gopoly mcp with --allow-programs to let clients seat them"
 			if !programs {
-				agent.RefusePrograms("start gopoly mcp with --allow-programs to let clients seat them")
+				// Tournaments, experiments and win_probabilities seat bots
+				// through arena, which reads the process-wide switch; the
+				// sessions read their registry.
+				agent.RefusePrograms(why)
 				defer agent.RefusePrograms("")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			m, done, err := sf.open(ctx, cmd)
+			m, done, err := sf.openWith(ctx, cmd, session.Options{Players: service.Players(programs, why)})
 			if err != nil {
 				return err
 			}

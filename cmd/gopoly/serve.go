@@ -14,6 +14,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/session"
+	service "github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/web"
 )
 
@@ -38,13 +39,16 @@ Games are kept in the session store (--data, --db), so a restart loses
 nothing. Ctrl-C stops the server.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			const why = "start gopoly serve with --allow-programs to let the lobby seat them"
 			if !programs {
-				agent.RefusePrograms("start gopoly serve with --allow-programs to let the lobby seat them")
+				// The lab's runs seat bots through arena, which reads the
+				// process-wide switch; the sessions read their registry.
+				agent.RefusePrograms(why)
 				defer agent.RefusePrograms("")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			m, done, err := sf.openWith(ctx, cmd, session.Options{Research: true})
+			m, done, err := sf.openWith(ctx, cmd, session.Options{Research: true, Players: service.Players(programs, why)})
 			if err != nil {
 				return err
 			}

@@ -56,18 +56,14 @@ delete removes sessions.`,
 				return err
 			}
 			defer done()
-			recs, err := m.List(cmd.Context())
+			list, err := service.List(cmd.Context(), m, true, nil)
 			if err != nil {
 				return fmt.Errorf("sessions: %w", err)
 			}
-			infos := make([]sessionInfo, len(recs))
-			for i, r := range recs {
-				setup, err := r.DecodeSetup()
-				if err != nil {
-					return fmt.Errorf("sessions: %w", err)
-				}
+			infos := make([]sessionInfo, len(list))
+			for i, r := range list {
 				st := r.Status
-				infos[i] = sessionInfo{ID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: setup.Seats,
+				infos[i] = sessionInfo{ID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: r.Seats,
 					Entries: st.Entries, Round: st.Round, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting, Status: st.Summary}
 			}
 			out := cmd.OutOrStdout()
