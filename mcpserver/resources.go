@@ -270,19 +270,11 @@ func (s *Server) listStored(ctx context.Context) error {
 
 // sessionOut is a stored game, as game://sessions lists it.
 type sessionOut struct {
-	GameID  string         `json:"game_id"`
-	Parent  string         `json:"parent,omitempty"`
-	Created time.Time      `json:"created"`
-	Updated time.Time      `json:"updated"`
-	Seats   []session.Seat `json:"seats"`
-	Entries int            `json:"entries"`
-	Round   int            `json:"round"`
-	Status  string         `json:"status"`
-	Over    bool           `json:"over"`
-	Winner  int            `json:"winner"`
-	Waiting int            `json:"waiting"`
-	Summary string         `json:"summary"`
-	URI     string         `json:"uri"`
+	GameID string `json:"game_id"`
+	table.Listed
+	Status  string `json:"status"`
+	Summary string `json:"summary"`
+	URI     string `json:"uri"`
 }
 
 // sessions lists the stored games, keeping those keep accepts.
@@ -301,9 +293,7 @@ func (s *Server) sessions(ctx context.Context, keep func(session.Status) bool) (
 		case st.Waiting >= 0:
 			status = statusAwaiting
 		}
-		out = append(out, sessionOut{GameID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: r.Seats,
-			Entries: st.Entries, Round: st.Round, Status: status, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting,
-			Summary: st.Summary, URI: "game://" + r.ID + "/state"})
+		out = append(out, sessionOut{GameID: r.ID, Listed: r, Status: status, Summary: st.Summary, URI: "game://" + r.ID + "/state"})
 	}
 	return out, nil
 }

@@ -419,12 +419,9 @@ func seatsOf(players []playerSpec, keep bool) ([]session.Seat, []string, error) 
 		case p.IsHuman:
 			seat.Kind = session.SeatMCP
 		case p.AI != nil:
-			seat.Kind, seat.Bot = session.SeatBot, p.AI.Strategy
+			seat.Kind, seat.Bot = session.SeatBot, p.AI.Strategy // looked up once, by the session
 			if seat.Bot == "" {
 				seat.Bot = "baseline"
-			}
-			if !agent.Known(seat.Bot) {
-				return nil, nil, fmt.Errorf("players[%d].ai.strategy: unknown bot %q (known: %s)", i, seat.Bot, strings.Join(agent.Names(), ", "))
 			}
 			if len(p.AI.Params) > 0 && string(p.AI.Params) != "null" {
 				seat.Params = string(p.AI.Params) // JSON is YAML; the session checks the knobs

@@ -8,13 +8,20 @@ import (
 )
 
 // Listed is a stored game as the front ends list it: public facts only,
-// never its tokens. Each front end writes it under its own names.
+// never its tokens. Each front end puts its own id and status words
+// around it.
 type Listed struct {
-	ID      string
-	Parent  string
-	Created time.Time
-	Seats   []session.Seat
-	Status  session.Status
+	ID      string         `json:"-"`
+	Status  session.Status `json:"-"` // as stored with the last answer
+	Parent  string         `json:"parent,omitempty"`
+	Created time.Time      `json:"created"`
+	Updated time.Time      `json:"updated"`
+	Seats   []session.Seat `json:"seats"`
+	Entries int            `json:"entries"`
+	Round   int            `json:"round"`
+	Over    bool           `json:"over"`
+	Winner  int            `json:"winner"`
+	Waiting int            `json:"waiting"`
 }
 
 // List returns the stored games of m that keep accepts (nil: all),
@@ -27,7 +34,8 @@ func List(ctx context.Context, m *session.Manager, strict bool, keep func(sessio
 	}
 	out := make([]Listed, 0, len(recs))
 	for _, r := range recs {
-		if keep != nil && !keep(r.Status) {
+		st := r.Status
+		if keep != nil && !keep(st) {
 			continue
 		}
 		setup, err := r.DecodeSetup()
@@ -37,7 +45,8 @@ func List(ctx context.Context, m *session.Manager, strict bool, keep func(sessio
 			}
 			continue
 		}
-		out = append(out, Listed{ID: r.ID, Parent: r.Parent, Created: r.Created, Seats: setup.Seats, Status: r.Status})
+		out = append(out, Listed{ID: r.ID, Status: st, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: setup.Seats,
+			Entries: st.Entries, Round: st.Round, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting})
 	}
 	return out, nil
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,17 +20,9 @@ import (
 
 // sessionInfo is one stored session as gopoly sessions --json lists it.
 type sessionInfo struct {
-	ID      string         `json:"id"`
-	Parent  string         `json:"parent,omitempty"`
-	Created time.Time      `json:"created"`
-	Updated time.Time      `json:"updated"`
-	Seats   []session.Seat `json:"seats"`
-	Entries int            `json:"entries"`
-	Round   int            `json:"round"`
-	Over    bool           `json:"over"`
-	Winner  int            `json:"winner"`
-	Waiting int            `json:"waiting"`
-	Status  string         `json:"status"`
+	ID string `json:"id"`
+	service.Listed
+	Status string `json:"status"`
 }
 
 func newSessionsCmd() *cobra.Command {
@@ -62,9 +53,7 @@ delete removes sessions.`,
 			}
 			infos := make([]sessionInfo, len(list))
 			for i, r := range list {
-				st := r.Status
-				infos[i] = sessionInfo{ID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: r.Seats,
-					Entries: st.Entries, Round: st.Round, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting, Status: st.Summary}
+				infos[i] = sessionInfo{ID: r.ID, Listed: r, Status: r.Status.Summary}
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
