@@ -461,3 +461,41 @@ func TestLogHidesSealedLimits(t *testing.T) {
 		t.Errorf("seat 0 reads %v of the limits, the research view %v", got, all)
 	}
 }
+
+// Submit's decoder reads the answer only once the token and the turn are
+// checked, for the seat that answers; rules the caller checked are not
+// parsed again.
+func TestDecodeAfterChecks(t *testing.T) {
+	m := session.NewManager(openStore(t), session.Options{})
+	st := setup(4, "human,human,baseline")
+	checked, err := session.ParseRules("mine.yaml", "max_rounds: 9\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Checked = checked
+	s, err := m.Create(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rules().MaxRounds != 9 {
+		t.Errorf("the checked rules' round limit is %d, want 9: the text was parsed again", s.Rules().MaxRounds)
+	}
+	p, err := s.Advance(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := -1
+	decode := session.Decode(func(q session.Asked) (agent.Answer, error) {
+		asked = q.Seat
+		return agent.Answer{}, errors.New("unread")
+	})
+	tok := s.Tokens()
+	for _, bad := range []string{"", "0123", tok.Seats[1-p.Waiting]} {
+		if _, err := s.Submit(ctx, bad, agent.Answer{}, decode); err == nil || asked != -1 {
+			t.Errorf("token %q: decoder asked for seat %d, %v", bad, asked, err)
+		}
+	}
+	if _, err := s.Submit(ctx, tok.Seats[p.Waiting], agent.Answer{}, decode); err == nil || asked != p.Waiting {
+		t.Errorf("the waiting seat: decoder asked for seat %d, want %d (%v)", asked, p.Waiting, err)
+	}
+}

@@ -20,6 +20,7 @@ type Odds struct {
 	max   int
 	games map[string]*list.Element // of *oddsEntry
 	lru   list.List                // most recently asked first
+	runs  int                      // estimates computed, for the tests
 }
 
 // oddsEntry is one game's latest estimate, or the one being computed.
@@ -71,6 +72,7 @@ func (o *Odds) Of(ctx context.Context, sess *session.Session, opt arena.OddsOpti
 		o.lru.Remove(el)
 	}
 	o.games[e.id] = o.lru.PushFront(e)
+	o.runs++
 	for o.lru.Len() > o.max {
 		old := o.lru.Remove(o.lru.Back()).(*oddsEntry)
 		delete(o.games, old.id)
