@@ -183,6 +183,10 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithoutCancel(r.Context()) // a new game is made whole, whoever waits for it
 	f, err := s.o.Sessions.Fork(ctx, r.PathValue("id"), *req.At, seats)
 	if err != nil {
+		if table.Classify(err).Code == table.CodeBadSetup {
+			s.fail(w, r, http.StatusBadRequest, "bad_seats", err.Error()) // a seat the session could not seat
+			return
+		}
 		s.sessionError(w, r, err)
 		return
 	}

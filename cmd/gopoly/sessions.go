@@ -426,7 +426,7 @@ Its waiting seats get new tokens.`,
 // setup or argument, a game that is not there, a refused token or
 // answer) exits 2, the rest 1.
 func exitErr(err error) error {
-	if service.Classify(err).Code == service.CodeInternal {
+	if err == nil || service.Classify(err).Code == service.CodeInternal {
 		return err
 	}
 	return usageErr(err)
