@@ -193,6 +193,15 @@ func (v Viewer) wireViewer() int {
 	return v.Seat
 }
 
+// caller resolves token in a session that is usable. Called with s.mu
+// held.
+func (s *Session) caller(token string) (Viewer, error) {
+	if err := s.usable(); err != nil {
+		return Viewer{}, err
+	}
+	return s.viewer(token)
+}
+
 // usable fails for a stale session. Called with s.mu held.
 func (s *Session) usable() error {
 	if s.stale != nil {
@@ -429,10 +438,7 @@ func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer, op
 	defer s.play.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.usable(); err != nil {
-		return Progress{}, err
-	}
-	v, err := s.viewer(token)
+	v, err := s.caller(token)
 	if err != nil {
 		return Progress{}, err
 	}
@@ -513,10 +519,7 @@ type Pending struct {
 func (s *Session) Pending(token string) (Pending, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.usable(); err != nil {
-		return Pending{}, err
-	}
-	v, err := s.viewer(token)
+	v, err := s.caller(token)
 	if err != nil {
 		return Pending{}, err
 	}
