@@ -147,12 +147,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 // so forking takes the research view: the game's research link, or a
 // game whose creator opened the view to spectators.
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
-	src, ok := s.open(w, r)
+	_, ok := s.openFor(w, r, (*session.Session).SeesResearch, "a fork shows every seat's past: it takes the game's research link, or a game whose research view is open to spectators")
 	if !ok {
-		return
-	}
-	if !src.SeesResearch(token(r)) {
-		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "a fork shows every seat's past: it takes the game's research link, or a game whose research view is open to spectators")
 		return
 	}
 	req := struct {
@@ -202,12 +198,8 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 // (table.Drivers). Any holder of one of the game's tokens may; spectators
 // only watch.
 func (s *Server) pace(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.open(w, r)
+	sess, ok := s.openFor(w, r, (*session.Session).Holds, "pacing a game takes one of its links with a token")
 	if !ok {
-		return
-	}
-	if !sess.Holds(token(r)) {
-		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "pacing a game takes one of its links with a token")
 		return
 	}
 	var req struct {
@@ -251,12 +243,8 @@ func (s *Server) links(sess *session.Session) gameLinks {
 // deleteGame removes a game; only its research token (the creator's)
 // may.
 func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.open(w, r)
+	sess, ok := s.openFor(w, r, (*session.Session).IsResearch, "only the game's creator (its research link) may delete it")
 	if !ok {
-		return
-	}
-	if !sess.IsResearch(token(r)) {
-		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "only the game's creator (its research link) may delete it")
 		return
 	}
 	s.drivers.Stop(sess.ID())

@@ -207,6 +207,18 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) (*session.Session,
 	return sess, true
 }
 
+// openFor opens the session of the request's {id} for a caller whose
+// token may (a seat's, the research view's...) steer it as the request
+// asks; otherwise it answers 403 with why, and the game is not touched.
+func (s *Server) openFor(w http.ResponseWriter, r *http.Request, may func(*session.Session, string) bool, why string) (*session.Session, bool) {
+	sess, ok := s.open(w, r)
+	if ok && !may(sess, token(r)) {
+		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, why)
+		return nil, false
+	}
+	return sess, ok
+}
+
 // sessionError answers with what the table service said: the one place
 // the browser maps table.Code to an HTTP status.
 func (s *Server) sessionError(w http.ResponseWriter, r *http.Request, err error) {
