@@ -184,7 +184,21 @@ func NewWith(name string, spec ParamSpec, seat int, seed uint64) (Agent, error) 
 	if err != nil {
 		return nil, err
 	}
-	return b.Make(spec.Apply(b.Defaults, paramSeed(seed)), seat, seed), nil
+	return b.New(spec, seat, seed), nil
+}
+
+// New makes b for one seat with its defaults overridden by spec, as
+// NewWith does for a bot already looked up.
+func (b Bot) New(spec ParamSpec, seat int, seed uint64) Agent {
+	return b.Make(spec.Apply(b.Defaults, paramSeed(seed)), seat, seed)
+}
+
+// IsProgram reports whether name is resolved by a Program scheme
+// (exec:, tcp:, monopyly:): seating it runs a command or connects to a
+// program, which a host allows only when it says so.
+func IsProgram(name string) bool {
+	scheme, _, ok := strings.Cut(name, ":")
+	return ok && schemes[scheme].Program
 }
 
 // Names lists the registered bots, sorted (schemes, which resolve

@@ -151,7 +151,7 @@ func TestPayloadsReadBack(t *testing.T) {
 				}
 				kinds[kind]++
 			}
-			if _, err := s.SubmitAt(ctx, tokens[seat], p.Entries, ans); err != nil {
+			if _, err := s.Submit(ctx, tokens[seat], ans, session.At(p.Entries)); err != nil {
 				t.Fatalf("%s's answer: %v", answerers[seat], err)
 			}
 		}
@@ -181,7 +181,7 @@ func pendingAt(t *testing.T, pred func(session.Pending) bool) (*session.Session,
 			return s, p
 		}
 		g := s.Game()
-		if _, err := s.SubmitAt(context.Background(), tokens[seat], p.Entries, agent.Respond(answerers[seat], g.View(seat), g.Pending(), false)); err != nil {
+		if _, err := s.Submit(context.Background(), tokens[seat], agent.Respond(answerers[seat], g.View(seat), g.Pending(), false), session.At(p.Entries)); err != nil {
 			t.Fatal(err)
 		}
 	}

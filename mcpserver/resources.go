@@ -15,6 +15,7 @@ import (
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -270,37 +271,22 @@ func (s *Server) listStored(ctx context.Context) error {
 
 // sessionOut is a stored game, as game://sessions lists it.
 type sessionOut struct {
-	GameID  string         `json:"game_id"`
-	Parent  string         `json:"parent,omitempty"`
-	Created time.Time      `json:"created"`
-	Updated time.Time      `json:"updated"`
-	Seats   []session.Seat `json:"seats"`
-	Entries int            `json:"entries"`
-	Round   int            `json:"round"`
-	Status  string         `json:"status"`
-	Over    bool           `json:"over"`
-	Winner  int            `json:"winner"`
-	Waiting int            `json:"waiting"`
-	Summary string         `json:"summary"`
-	URI     string         `json:"uri"`
+	GameID string `json:"game_id"`
+	table.Listed
+	Status  string `json:"status"`
+	Summary string `json:"summary"`
+	URI     string `json:"uri"`
 }
 
 // sessions lists the stored games, keeping those keep accepts.
 func (s *Server) sessions(ctx context.Context, keep func(session.Status) bool) ([]sessionOut, error) {
-	recs, err := s.m.List(ctx)
+	list, err := table.List(ctx, s.m, true, keep)
 	if err != nil {
 		return nil, err
 	}
 	out := []sessionOut{}
-	for _, r := range recs {
+	for _, r := range list {
 		st := r.Status
-		if !keep(st) {
-			continue
-		}
-		setup, err := r.DecodeSetup()
-		if err != nil {
-			return nil, err
-		}
 		status := statusReady
 		switch {
 		case st.Over:
@@ -308,9 +294,7 @@ func (s *Server) sessions(ctx context.Context, keep func(session.Status) bool) (
 		case st.Waiting >= 0:
 			status = statusAwaiting
 		}
-		out = append(out, sessionOut{GameID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: setup.Seats,
-			Entries: st.Entries, Round: st.Round, Status: status, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting,
-			Summary: st.Summary, URI: "game://" + r.ID + "/state"})
+		out = append(out, sessionOut{GameID: r.ID, Listed: r, Status: status, Summary: st.Summary, URI: "game://" + r.ID + "/state"})
 	}
 	return out, nil
 }

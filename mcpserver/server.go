@@ -16,6 +16,7 @@ import (
 
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 )
 
 // Options configure a Server.
@@ -43,8 +44,13 @@ type Server struct {
 	seats   seatMemory
 	stats   stats
 	watch   watcher
+	odds    *table.Odds    // the chances to win, shared by every caller
+	drivers *table.Drivers // what plays the games' bots
 	started time.Time
 }
+
+// maxOddsGames bounds the games whose latest chances to win are kept.
+const maxOddsGames = 256
 
 // features are the groups of tools, resources and prompts, each added by
 // its own file's init (see the package comment).
@@ -67,7 +73,7 @@ func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
 	if o.Store == "" {
 		o.Store = "the store"
 	}
-	s := &Server{m: m, opt: o, started: time.Now()}
+	s := &Server{m: m, opt: o, odds: table.NewOdds(maxOddsGames), drivers: table.NewDrivers(slog.Default()), started: time.Now()}
 	s.watch.init(s)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "gopoly", Title: "gopoly: a Monopoly table", Version: o.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
@@ -95,7 +101,10 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close stops watching the games. Connections are their transports' to
 // close.
-func (s *Server) Close() { s.watch.close() }
+func (s *Server) Close() {
+	s.watch.close()
+	s.drivers.Close()
+}
 
 // open returns the game id, watched for changes from now on.
 func (s *Server) open(ctx context.Context, id string) (*session.Session, error) {

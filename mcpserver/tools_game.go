@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,12 +11,12 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -422,12 +420,9 @@ func seatsOf(players []playerSpec, keep bool) ([]session.Seat, []string, error) 
 		case p.IsHuman:
 			seat.Kind = session.SeatMCP
 		case p.AI != nil:
-			seat.Kind, seat.Bot = session.SeatBot, p.AI.Strategy
+			seat.Kind, seat.Bot = session.SeatBot, p.AI.Strategy // looked up once, by the session
 			if seat.Bot == "" {
 				seat.Bot = "baseline"
-			}
-			if !agent.Known(seat.Bot) {
-				return nil, nil, fmt.Errorf("players[%d].ai.strategy: unknown bot %q (known: %s)", i, seat.Bot, strings.Join(agent.Names(), ", "))
 			}
 			if len(p.AI.Params) > 0 && string(p.AI.Params) != "null" {
 				seat.Params = string(p.AI.Params) // JSON is YAML; the session checks the knobs
@@ -455,11 +450,11 @@ func (s *Server) createGame(ctx context.Context, req *mcp.CallToolRequest, in cr
 	if err != nil {
 		return gameOut{}, err
 	}
-	seed := randomSeed()
+	seed := table.RandomSeed()
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	g, err := s.m.Create(ctx, session.Setup{Rules: rules, Seed: seed, Seats: seats})
+	g, err := s.m.Create(ctx, rules.Setup(seed, seats))
 	if err != nil {
 		return gameOut{}, err
 	}
@@ -484,24 +479,24 @@ func (s *Server) created(req *mcp.CallToolRequest, g *session.Session, parent st
 	return out, err
 }
 
-// rulesOf is the rules text of a new game: a saved config's, or the
-// overrides given (an object or YAML), checked, with the round limit set
-// when it is given. Without any, it is "": the standard rules, shared by
+// rulesOf is the rules of a new game, checked: a saved config's, or
+// the overrides given (an object or YAML), with the round limit set when
+// it is given. Without any, the text is "": the standard rules, shared by
 // every such game (and by what bots learn of them, such as the
 // personalities' landing frequencies, measured once per rules).
-func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMessage, maxRounds *int) (string, error) {
+func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMessage, maxRounds *int) (table.Rules, error) {
 	src, name := "", "rules"
 	hasRules := len(rules) > 0 && string(rules) != "null"
 	switch {
 	case configID != "" && hasRules:
-		return "", errors.New("config_id and rules both give the rules: give one")
+		return table.Rules{}, errors.New("config_id and rules both give the rules: give one")
 	case configID != "" && configID != defaultConfig:
 		c, err := s.m.Config(ctx, configID)
 		if errors.Is(err, session.ErrNotFound) {
-			return "", fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", configID, s.opt.Store)
+			return table.Rules{}, fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", configID, s.opt.Store)
 		}
 		if err != nil {
-			return "", err
+			return table.Rules{}, err
 		}
 		src, name = c.YAML, "config "+configID
 	case hasRules:
@@ -512,43 +507,11 @@ func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMes
 			src = string(rules) // an object: JSON is YAML
 		}
 	}
-	if _, err := monopoly.DefaultRules().WithOverrides(name, []byte(src)); err != nil {
-		return "", err
+	r, err := table.ParseRules(name, src)
+	if err != nil || maxRounds == nil {
+		return r, err
 	}
-	if maxRounds == nil {
-		return src, nil
-	}
-	return setRule(src, "max_rounds", *maxRounds)
-}
-
-// setRule sets key of the rules document src to value, keeping the rest.
-func setRule(src, key string, value int) (string, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		return "", err
-	}
-	if len(doc.Content) == 0 {
-		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
-	}
-	top := doc.Content[0]
-	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(value)}
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == key {
-			top.Content[i+1] = v
-			v = nil
-		}
-	}
-	if v != nil {
-		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
-	}
-	out, err := yaml.Marshal(&doc)
-	return string(out), err
-}
-
-func randomSeed() uint64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:]) >> 11 // within JSON's exact integers
+	return r.WithMaxRounds(name, *maxRounds)
 }
 
 // owns reports whether the caller is game g's creator: the connection
@@ -649,7 +612,7 @@ func (s *Server) advanceGame(ctx context.Context, req *mcp.CallToolRequest, in a
 	if steps == 0 {
 		steps = maxAdvance
 	}
-	pr, err := g.Advance(ctx, steps)
+	pr, err := s.drivers.Advance(ctx, g, steps)
 	if err != nil {
 		return progress{}, err
 	}
@@ -673,43 +636,61 @@ func (s *Server) submitDecision(ctx context.Context, req *mcp.CallToolRequest, i
 		return submitOut{}, fmt.Errorf("a seat token is needed to answer for %s (seat %d): create_game returned it as players[%d].seat_token; pass it as token",
 			g.Setup().Seats[st.Waiting].Name, st.Waiting, st.Waiting)
 	}
-	p, err := g.Pending(tok)
+	// The session checks the token, the turn and the entries, then the
+	// dialect reads the decision once, and the engine says if it is legal.
+	d := &mcpAnswer{speech: in.Speech, thought: in.Thought}
+	opts := []session.SubmitOption{table.Answer(d, in.Decision)}
+	if in.Entries != nil {
+		opts = append(opts, session.At(*in.Entries))
+	}
+	pr, err := g.Submit(ctx, tok, agent.Answer{}, opts...)
 	if err != nil {
-		return submitOut{}, refusedErr(err, nil)
+		return submitOut{}, s.submitRefused(g, tok, err)
 	}
-	if p.Seat < 0 {
-		return submitOut{}, fmt.Errorf("refused (%s): that token answers for no seat of game %s; nothing changed", session.CodeBadToken, g.ID())
-	}
-	if !p.YourTurn {
-		who := "nobody"
-		if d := p.Decision.Player; d >= 0 {
-			who = p.View.Players[d].Name
-		}
-		return submitOut{}, fmt.Errorf("refused (not_your_decision): %s decides %s now, not %s; nothing changed", who, p.Decision.Kind, p.View.Players[p.Seat].Name)
-	}
-	if in.Entries != nil && *in.Entries != p.Entries {
-		return submitOut{}, refusedErr(fmt.Errorf("refused (%s): the decision was read at entries %d, but the game is at %d: read it again", session.CodeStale, *in.Entries, p.Entries), &p)
-	}
-	d, err := parseDecision(&p, g.Rules(), in.Decision)
-	if err != nil {
-		return submitOut{}, refusedErr(err, &p)
-	}
-	if d.speech != "" && in.Speech != "" || d.thought != "" && in.Thought != "" {
-		return submitOut{}, refusedErr(errors.New("speech or thought given both in the decision and as an argument: give each once"), &p)
-	}
-	ans := agent.Answer{Action: d.action, Speech: d.speech + in.Speech, Thought: d.thought + in.Thought}
 	action, err := wire.EncodeAction(g.Rules(), d.action)
 	if err != nil {
-		return submitOut{}, refusedErr(err, &p)
-	}
-	pr, err := g.SubmitAt(ctx, tok, p.Entries, ans)
-	if err != nil {
-		return submitOut{}, refusedErr(err, &p)
+		return submitOut{}, err
 	}
 	prog, err := s.progressOf(g, pr.Played, in.Token, req.Session)
+	setup := g.Setup()
 	out := submitOut{progress: prog, Applied: appliedOut{Action: action, Dialect: d.dialect,
-		Notation: wire.Notation{Rules: g.Rules(), Names: names(p.View)}.Format(d.action)}}
+		Notation: wire.Notation{Rules: g.Rules(), Names: setup.Names()}.Format(d.action)}}
 	return out, err
+}
+
+// mcpAnswer is submit_decision's dialect: a decision in any of the forms
+// parseDecision reads, with speech and thought also given as arguments.
+// It keeps what it read, for the reply.
+type mcpAnswer struct {
+	speech, thought string
+	parsed
+}
+
+func (d *mcpAnswer) Name() string { return "mcp" }
+
+func (d *mcpAnswer) Decode(q session.Asked, raw []byte) (agent.Answer, error) {
+	p := q.Pending() // monopoly-mcp's payloads are read against the legal options
+	var err error
+	if d.parsed, err = parseDecision(&p, q.Rules, raw); err != nil {
+		return agent.Answer{}, err
+	}
+	if d.parsed.speech != "" && d.speech != "" || d.parsed.thought != "" && d.thought != "" {
+		return agent.Answer{}, errors.New("speech or thought given both in the decision and as an argument: give each once")
+	}
+	return agent.Answer{Action: d.action, Speech: d.parsed.speech + d.speech, Thought: d.parsed.thought + d.thought}, nil
+}
+
+// submitRefused describes a refused submit_decision: with the legal
+// answers of the pending decision, unless the token itself was refused.
+func (s *Server) submitRefused(g *session.Session, tok string, err error) error {
+	p, perr := g.Pending(tok)
+	switch e := table.Classify(err); {
+	case e.Code == table.CodeForbidden:
+		return fmt.Errorf("%w; nothing changed", refusedErr(err, nil))
+	case e.Code != table.CodeRefused || perr != nil:
+		return refusedErr(err, nil)
+	}
+	return refusedErr(err, &p)
 }
 
 // refusedErr describes a refused decision: the reason, that nothing
@@ -766,6 +747,7 @@ func (s *Server) deleteGame(ctx context.Context, req *mcp.CallToolRequest, in ga
 	}
 	s.watch.forget(in.GameID)
 	s.seats.forget(in.GameID)
+	s.odds.Forget(in.GameID)
 	s.unlistGame(in.GameID)
 	s.publishLists()
 	return deletedOut{GameID: in.GameID, Deleted: true}, nil

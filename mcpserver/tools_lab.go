@@ -247,11 +247,7 @@ func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in t
 	if players < 2 || players > monopoly.MaxPlayers {
 		return tournamentOut{}, fmt.Errorf("players: from 2 to %d, got %d", monopoly.MaxPlayers, players)
 	}
-	src, err := s.rulesOf(ctx, "", in.Rules, nil)
-	if err != nil {
-		return tournamentOut{}, err
-	}
-	rules, err := monopoly.DefaultRules().WithOverrides("rules", []byte(src))
+	rules, err := s.rulesOf(ctx, "", in.Rules, nil)
 	if err != nil {
 		return tournamentOut{}, err
 	}
@@ -259,7 +255,7 @@ func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in t
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	t, err := arena.NewTournament(arena.TournamentConfig{Rules: rules, Bots: in.Bots, Players: players, Games: in.Games, Seed: seed})
+	t, err := arena.NewTournament(arena.TournamentConfig{Rules: rules.Rules, Bots: in.Bots, Players: players, Games: in.Games, Seed: seed})
 	if err != nil {
 		return tournamentOut{}, err
 	}
@@ -288,16 +284,7 @@ func (s *Server) winProbabilities(ctx context.Context, _ *mcp.CallToolRequest, i
 			return oddsOut{}, fmt.Errorf("bot: %w", err)
 		}
 	}
-	st := g.Status()
-	game, err := g.GameAt(st.Entries)
-	if err != nil {
-		return oddsOut{}, err
-	}
-	seed := uint64(st.Entries) + 1
-	if in.Seed != nil {
-		seed = *in.Seed
-	}
-	o, err := arena.WinOdds(ctx, game, -1, arena.OddsOptions{Samples: in.Samples, Seed: seed, Bot: in.Bot})
+	o, err := s.odds.Of(ctx, g, arena.OddsOptions{Samples: in.Samples, Bot: in.Bot}, in.Seed)
 	if err != nil {
 		return oddsOut{}, err
 	}

@@ -27,6 +27,19 @@ type Options struct {
 	Research bool
 	// Now is the clock for log entries (nil: time.Now).
 	Now func() time.Time
+	// Players looks up the bots the sessions seat, by name: the registry
+	// the host passes in, which decides, for one, whether programs
+	// (exec:, tcp:, monopyly:) may be seated. Nil: agent.Lookup, every
+	// player linked into the program.
+	Players func(name string) (agent.Bot, error)
+}
+
+// lookup finds a bot in the manager's registry.
+func (m *Manager) lookup(name string) (agent.Bot, error) {
+	if m.opt.Players != nil {
+		return m.opt.Players(name)
+	}
+	return agent.Lookup(name)
 }
 
 // Manager holds the sessions of one process: those in play in memory,

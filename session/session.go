@@ -45,6 +45,11 @@ type Session struct {
 	// until the session is opened again.
 	stale error
 	subs  map[chan struct{}]struct{}
+	// now is the snapshot of the game now by viewing seat (-1: spectators
+	// and the research view), made for the first viewer after a change
+	// and shared by the others; nowAt is the log's length it is of.
+	now   map[int]wire.Snapshot
+	nowAt int
 }
 
 // event is an event of the play and the log entry that set it off (-1:
@@ -188,6 +193,15 @@ func (v Viewer) wireViewer() int {
 	return v.Seat
 }
 
+// caller resolves token in a session that is usable. Called with s.mu
+// held.
+func (s *Session) caller(token string) (Viewer, error) {
+	if err := s.usable(); err != nil {
+		return Viewer{}, err
+	}
+	return s.viewer(token)
+}
+
 // usable fails for a stale session. Called with s.mu held.
 func (s *Session) usable() error {
 	if s.stale != nil {
@@ -199,21 +213,18 @@ func (s *Session) usable() error {
 // newSession makes a session at the start of its game: its setup
 // compiled, its bots made, nothing played.
 func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
-	c, err := setup.compile()
+	c, err := setup.compile(m.lookup)
 	if err != nil {
 		return nil, err
 	}
-	agents, err := setup.players(c)
-	if err != nil {
-		return nil, err
-	}
+	agents := setup.players(c)
 	s := &Session{m: m, id: id, setup: setup, c: c, digest: wire.NewDigest()}
 	s.g = monopoly.New(c.rules, len(setup.Seats), setup.Seed)
 	s.g.Record(true)
 	s.driver = agent.Driver{Agents: agents, Words: true, Applied: s.applied, Think: s.think}
 	s.outside = make([]bool, len(setup.Seats))
 	for i, seat := range setup.Seats {
-		s.outside[i] = seat.Kind == SeatBot && agent.IsOutside(seat.Bot)
+		s.outside[i] = seat.Kind == SeatBot && c.bots[i].Outside
 	}
 	players := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
@@ -366,54 +377,74 @@ func (s *Session) playBots(ctx context.Context, max int) (int, error) {
 	return n, nil
 }
 
-// Submit answers the pending decision for the seat holding token and
-// plays on to the next waiting decision, committing everything before
-// it returns. A refused answer is a *Refused, with the legal options,
-// and changes nothing.
-func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, -1, given(ans), true)
+// SubmitOption tunes Submit.
+type SubmitOption func(*submitting)
+
+// submitting is what Submit's options set.
+type submitting struct {
+	at     int  // the log's length the answer was made for; -1: any
+	hold   bool // the bots do not play after the answer
+	decode Decoder
 }
 
-// SubmitAt is Submit for the decision that was pending when the log held
-// at answers (Pending.Entries). A client that sends an answer late, after
-// the game moved on (a second click, a retry after a lost reply), is
-// refused with stale_decision instead of answering a later decision that
-// the same action happens to fit.
-func (s *Session) SubmitAt(ctx context.Context, token string, at int, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, at, given(ans), true)
+// Decoder makes the answer for the seat that answers, once its token is
+// checked and its turn is known: an answer in some dialect, read against
+// the decision asked. Its error is refused as a bad answer, with the
+// seat's legal options.
+type Decoder func(Asked) (agent.Answer, error)
+
+// Asked is the decision an answer is read against, as Submit's Decoder
+// gets it, under the session's lock.
+type Asked struct {
+	Rules *monopoly.Rules
+	Seat  int      // the answering seat
+	Names []string // the players' names by seat
+	s     *Session
 }
 
-// Answer is SubmitAt without the bots' play after it: the answer is
-// committed and the caller advances the bots at its own pace, as the
-// terminal does to show them move by move.
-func (s *Session) Answer(ctx context.Context, token string, at int, ans agent.Answer) (Progress, error) {
-	return s.submit(ctx, token, at, given(ans), false)
-}
+// Pending is the seat's Pending (its view, the decision, its options),
+// made on demand: a dialect that reads payloads against the legal
+// options asks for it; the others never make it.
+func (a Asked) Pending() Pending { return a.s.pending(Viewer{Seat: a.Seat}) }
 
-// given is an answer already made, for submit.
-func given(ans agent.Answer) func(int) (agent.Answer, error) {
-	return func(int) (agent.Answer, error) { return ans, nil }
-}
+// At makes Submit refuse, with stale_decision, an answer made for the
+// decision pending when the log held entries answers (Pending.Entries)
+// once the game has moved on: a client that answers late (a second
+// click, a retry after a lost reply) does not answer a later decision
+// that the same action happens to fit.
+func At(entries int) SubmitOption { return func(o *submitting) { o.at = entries } }
 
-// submit answers for token's seat with what answer makes for it, all
-// under the session's lock, so that nothing is played between the checks
-// and the answer; at, unless negative, is the length of the log the
-// answer was made for.
-func (s *Session) submit(ctx context.Context, token string, at int, answer func(seat int) (agent.Answer, error), advance bool) (Progress, error) {
+// Hold keeps the bots from playing after the answer: it is committed
+// and the caller advances the bots at its own pace, as the terminal does
+// to show them move by move.
+func Hold() SubmitOption { return func(o *submitting) { o.hold = true } }
+
+// Decode makes Submit answer with what d makes for the answering seat
+// instead of the answer given: an answer still in a client's dialect,
+// read once the seat is known.
+func Decode(d Decoder) SubmitOption { return func(o *submitting) { o.decode = d } }
+
+// Submit answers the pending decision for the seat holding token with
+// ans and plays the bots on to the next waiting decision (unless Hold),
+// committing everything before it returns, all under the session's lock,
+// so that nothing is played between the checks and the answer. A refused
+// answer is a *Refused, with the legal options, and changes nothing.
+func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer, opts ...SubmitOption) (Progress, error) {
+	o := submitting{at: -1}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	s.play.Lock()
 	defer s.play.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.usable(); err != nil {
-		return Progress{}, err
-	}
-	v, err := s.viewer(token)
+	v, err := s.caller(token)
 	if err != nil {
 		return Progress{}, err
 	}
-	if at >= 0 && at != len(s.log) {
+	if o.at >= 0 && o.at != len(s.log) {
 		r := wire.Refusal{Code: CodeStale, Message: fmt.Sprintf(
-			"the answer is for the decision after answer %d, but the game has moved on to answer %d: ask for the pending decision again", at, len(s.log))}
+			"the answer is for the decision after answer %d, but the game has moved on to answer %d: ask for the pending decision again", o.at, len(s.log))}
 		if v.Seat >= 0 {
 			o := wire.NewOptions(s.g.View(v.Seat))
 			r.Options = &o
@@ -423,9 +454,10 @@ func (s *Session) submit(ctx context.Context, token string, at int, answer func(
 	if err := s.mayAnswer(v); err != nil {
 		return Progress{}, err
 	}
-	ans, err := answer(v.Seat)
-	if err != nil {
-		return Progress{}, &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
+	if o.decode != nil {
+		if ans, err = o.decode(Asked{Rules: s.c.rules, Seat: v.Seat, Names: s.setup.Names(), s: s}); err != nil {
+			return Progress{}, &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
+		}
 	}
 	ans.Action.Player = v.Seat
 	if err := s.driver.Apply(s.g, v.Seat, ans); err != nil {
@@ -436,7 +468,7 @@ func (s *Session) submit(ctx context.Context, token string, at int, answer func(
 		return Progress{}, &Refused{wire.NewRefusal(err, s.g.View(v.Seat))}
 	}
 	n := 0
-	if advance {
+	if !o.hold {
 		n, err = s.playBots(ctx, 0)
 	}
 	if err == nil {
@@ -446,22 +478,6 @@ func (s *Session) submit(ctx context.Context, token string, at int, answer func(
 		return Progress{}, err
 	}
 	return s.progress(n), nil
-}
-
-// SubmitJSON is Submit for an answer in the wire format:
-// {"action": {...}, "speech": "...", "thought": "..."}. An answer that
-// does not decode is refused with the code bad_action.
-func (s *Session) SubmitJSON(ctx context.Context, token string, data []byte) (Progress, error) {
-	return s.SubmitJSONAt(ctx, token, -1, data)
-}
-
-// SubmitJSONAt is SubmitJSON for the decision after answer at, as
-// SubmitAt is Submit's: a late or repeated answer is refused as stale.
-func (s *Session) SubmitJSONAt(ctx context.Context, token string, at int, data []byte) (Progress, error) {
-	return s.submit(ctx, token, at, func(seat int) (agent.Answer, error) {
-		a, speech, thought, err := wire.DecodeAnswer(s.c.rules, seat, data)
-		return agent.Answer{Action: a, Speech: speech, Thought: thought}, err
-	}, true)
 }
 
 // mayAnswer refuses a viewer that may not answer now. Called with s.mu
@@ -503,13 +519,15 @@ type Pending struct {
 func (s *Session) Pending(token string) (Pending, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.usable(); err != nil {
-		return Pending{}, err
-	}
-	v, err := s.viewer(token)
+	v, err := s.caller(token)
 	if err != nil {
 		return Pending{}, err
 	}
+	return s.pending(v), nil
+}
+
+// pending is v's Pending now. Called with s.mu held.
+func (s *Session) pending(v Viewer) Pending {
 	p := Pending{Session: s.id, Seat: v.Seat, Entries: len(s.log), Over: s.g.Over(),
 		Decision: wire.NewDecision(s.g.View(v.Seat)), View: wire.NewSnapshot(s.g, v.Seat, s.setup.Names())}
 	if v.Seat >= 0 && s.g.Decider() == v.Seat && !p.Over {
@@ -518,7 +536,7 @@ func (s *Session) Pending(token string) (Pending, error) {
 		p.Options = &o
 		p.Schema = wire.Schema(s.g.Pending().Kind)
 	}
-	return p, nil
+	return p
 }
 
 // Game returns a copy of the game now, with everything in it: for the
@@ -529,6 +547,17 @@ func (s *Session) Game() *monopoly.Game {
 	g := s.g.Clone()
 	g.Record(false)
 	return g
+}
+
+// Now returns a copy of the game now, as Game does, with the length of
+// the log it is after, taken together: a position to compute on (the
+// chances to win) without replaying the log.
+func (s *Session) Now() (*monopoly.Game, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.g.Clone()
+	g.Record(false)
+	return g, len(s.log)
 }
 
 // Status returns the session's status now.
@@ -676,10 +705,16 @@ func (s *Session) replica(at int) (*Session, []Entry, error) {
 }
 
 // SnapshotAt returns the view of the token's holder after the first at
-// answers.
+// answers. The view now (at: the log's length) is kept from one change
+// of the game to the next and shared by its viewers: its cost does not
+// grow with the game. An earlier one replays the log.
 func (s *Session) SnapshotAt(token string, at int) (wire.Snapshot, error) {
 	s.mu.Lock()
 	v, err := s.viewer(token)
+	if err == nil && at == len(s.log) {
+		defer s.mu.Unlock()
+		return s.snapshotNow(v.Seat), nil
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return wire.Snapshot{}, err
@@ -689,4 +724,18 @@ func (s *Session) SnapshotAt(token string, at int) (wire.Snapshot, error) {
 		return wire.Snapshot{}, err
 	}
 	return wire.NewSnapshot(g, v.Seat, s.setup.Names()), nil
+}
+
+// snapshotNow is the view of seat (-1: a spectator) now, made once per
+// change of the game. Called with s.mu held.
+func (s *Session) snapshotNow(seat int) wire.Snapshot {
+	if s.now == nil || s.nowAt != len(s.log) {
+		s.now, s.nowAt = map[int]wire.Snapshot{}, len(s.log)
+	}
+	snap, ok := s.now[seat]
+	if !ok {
+		snap = wire.NewSnapshot(s.g, seat, s.setup.Names())
+		s.now[seat] = snap
+	}
+	return snap
 }

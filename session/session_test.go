@@ -18,6 +18,7 @@ import (
 	"github.com/gopoly/gopoly/internal/citest"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
+	"github.com/gopoly/gopoly/wire"
 )
 
 var ctx = context.Background()
@@ -86,6 +87,14 @@ func openPostgres(t *testing.T, dsn string) session.Store {
 	}
 	t.Cleanup(func() { st.Close() })
 	return st
+}
+
+// answerJSON reads an answer in the wire format for the answering seat.
+func answerJSON(data []byte) session.Decoder {
+	return func(q session.Asked) (agent.Answer, error) {
+		a, speech, thought, err := wire.DecodeAnswer(q.Rules, q.Seat, data)
+		return agent.Answer{Action: a, Speech: speech, Thought: thought}, err
+	}
 }
 
 // setup is a table of one person (seat 0) and bots.
@@ -230,7 +239,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 			{"research off", tok.Research, `{"action":{"kind":"continue"}}`, session.CodeBadToken},
 		}
 		for _, c := range cases {
-			_, err := s.SubmitJSON(ctx, c.token, []byte(c.answer))
+			_, err := s.Submit(ctx, c.token, agent.Answer{}, session.Decode(answerJSON([]byte(c.answer))))
 			var r *session.Refused
 			if !errors.As(err, &r) || r.Code != c.code || r.Message == "" {
 				t.Errorf("%s: error %v, want refusal %s", c.name, err, c.code)
@@ -372,7 +381,7 @@ func TestConcurrentAnswers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := s.SubmitAt(ctx, tok, p.Entries, agent.Answer{Action: a})
+				_, err := s.Submit(ctx, tok, agent.Answer{Action: a}, session.At(p.Entries))
 				var r *session.Refused
 				switch {
 				case err == nil:
@@ -450,5 +459,43 @@ func TestLogHidesSealedLimits(t *testing.T) {
 	}
 	if got := limits(tok.Seats[0]); got[1]+got[2] != 0 || got[0] != all[0] {
 		t.Errorf("seat 0 reads %v of the limits, the research view %v", got, all)
+	}
+}
+
+// Submit's decoder reads the answer only once the token and the turn are
+// checked, for the seat that answers; rules the caller checked are not
+// parsed again.
+func TestDecodeAfterChecks(t *testing.T) {
+	m := session.NewManager(openStore(t), session.Options{})
+	st := setup(4, "human,human,baseline")
+	checked, err := session.ParseRules("mine.yaml", "max_rounds: 9\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Checked = checked
+	s, err := m.Create(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rules().MaxRounds != 9 {
+		t.Errorf("the checked rules' round limit is %d, want 9: the text was parsed again", s.Rules().MaxRounds)
+	}
+	p, err := s.Advance(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := -1
+	decode := session.Decode(func(q session.Asked) (agent.Answer, error) {
+		asked = q.Seat
+		return agent.Answer{}, errors.New("unread")
+	})
+	tok := s.Tokens()
+	for _, bad := range []string{"", "0123", tok.Seats[1-p.Waiting]} {
+		if _, err := s.Submit(ctx, bad, agent.Answer{}, decode); err == nil || asked != -1 {
+			t.Errorf("token %q: decoder asked for seat %d, %v", bad, asked, err)
+		}
+	}
+	if _, err := s.Submit(ctx, tok.Seats[p.Waiting], agent.Answer{}, decode); err == nil || asked != p.Waiting {
+		t.Errorf("the waiting seat: decoder asked for seat %d, want %d (%v)", asked, p.Waiting, err)
 	}
 }

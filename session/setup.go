@@ -9,16 +9,13 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/agent"
-	_ "github.com/gopoly/gopoly/agent/bots" // the players a session can seat
-	_ "github.com/gopoly/gopoly/agent/personality"
-	_ "github.com/gopoly/gopoly/agent/planning"
-	_ "github.com/gopoly/gopoly/extbot" // programs: exec:, tcp:, monopyly:
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -60,6 +57,10 @@ type Setup struct {
 	// Research: the creator opens the research view (every thought and
 	// sealed limit) to the game's spectators. It does not change the game.
 	Research bool `json:"research,omitempty"`
+	// Checked, when set, is Rules already compiled by the caller (a
+	// front end that checked them to name its own input in errors), so
+	// that they are not parsed again; it is never stored.
+	Checked *monopoly.Rules `json:"-"`
 }
 
 // DefaultNames are the players' names by seat when a setup gives none:
@@ -68,52 +69,77 @@ var DefaultNames = [monopoly.MaxPlayers]string{"Ann", "Bob", "Cat", "Dan", "Eve"
 
 // ParseSeats reads a seat list such as "human,shark,professor,hustler":
 // "human" (or "person") is a person, "llm", "mcp" and "external" wait for
-// those players, and any other name is a registered bot.
+// those players, and any other name is a bot, which the manager that
+// seats it looks up in its registry (Options.Players). Errors name the
+// seat as people count, from 1.
 func ParseSeats(list string) ([]Seat, error) {
 	var seats []Seat
 	for i, f := range strings.Split(list, ",") {
-		f = strings.TrimSpace(f)
-		var s Seat
-		switch f {
-		case "":
-			return nil, fmt.Errorf("session: seats %q: seat %d is empty", list, i+1)
-		case "human", "person":
-			s.Kind = SeatHuman
-		case string(SeatLLM), string(SeatMCP), string(SeatExternal):
-			s.Kind = SeatKind(f)
-		default:
-			if !agent.Known(f) {
-				return nil, fmt.Errorf("session: seats %q: seat %d: unknown player %q (human, or a bot: %s)", list, i+1, f, strings.Join(agent.Names(), ", "))
-			}
-			s.Kind, s.Bot = SeatBot, f
+		s, err := ParseSeat(f)
+		if err != nil {
+			return nil, fmt.Errorf("session: seats %q: seat %d %w", list, i+1, err)
 		}
 		seats = append(seats, s)
 	}
 	return seats, nil
 }
 
-// compiled is a setup made ready to play: its rules and bot parameters.
+// ParseSeat reads one seat of a seat list (see ParseSeats); its error
+// says what is wrong, for the caller to name the seat.
+func ParseSeat(f string) (Seat, error) {
+	var s Seat
+	switch f = strings.TrimSpace(f); f {
+	case "":
+		return s, errors.New("is empty")
+	case "human", "person":
+		s.Kind = SeatHuman
+	case string(SeatLLM), string(SeatMCP), string(SeatExternal):
+		s.Kind = SeatKind(f)
+	default:
+		s.Kind, s.Bot = SeatBot, f
+	}
+	return s, nil
+}
+
+// compiled is a setup made ready to play: its rules, and its bots
+// (looked up once, here) with their parameters, by seat.
 type compiled struct {
 	rules  *monopoly.Rules
+	bots   []agent.Bot
 	params []agent.ParamSpec
 }
 
-// compile checks a setup, fills in default names, and compiles its rules
-// and parameters. Errors name the seat and field.
-func (s *Setup) compile() (compiled, error) {
+// SetupError is a setup the session cannot play: too few seats, a bad
+// rules file, an unknown bot. Its message names the seat and field.
+type SetupError struct{ Err error }
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+
+func (e *SetupError) Unwrap() error { return e.Err }
+
+// setupError makes a *SetupError of a message.
+func setupError(format string, args ...any) error {
+	return &SetupError{fmt.Errorf(format, args...)}
+}
+
+// compile checks a setup, fills in default names, compiles its rules
+// (unless Checked) and parameters, and looks its bots up, once.
+// Errors are *SetupError, and name the seat (from 1) and field.
+func (s *Setup) compile(lookup func(string) (agent.Bot, error)) (compiled, error) {
 	var c compiled
 	n := len(s.Seats)
 	if n < 2 || n > monopoly.MaxPlayers {
-		return c, fmt.Errorf("session: %d seats; the game takes 2 to %d", n, monopoly.MaxPlayers)
+		return c, setupError("session: %d seats; the game takes 2 to %d", n, monopoly.MaxPlayers)
 	}
-	c.rules = monopoly.DefaultRules()
-	if strings.TrimSpace(s.Rules) != "" {
-		r, err := c.rules.WithOverrides("rules", []byte(s.Rules))
+	c.rules = s.Checked
+	if c.rules == nil {
+		r, err := ParseRules("rules", s.Rules)
 		if err != nil {
-			return c, fmt.Errorf("session: %w", err)
+			return c, &SetupError{fmt.Errorf("session: %w", err)}
 		}
 		c.rules = r
 	}
+	c.bots = make([]agent.Bot, n)
 	c.params = make([]agent.ParamSpec, n)
 	names := map[string]bool{}
 	for i := range s.Seats {
@@ -122,38 +148,53 @@ func (s *Setup) compile() (compiled, error) {
 			seat.Name = DefaultNames[i]
 		}
 		if names[strings.ToLower(seat.Name)] {
-			return c, fmt.Errorf("session: seat %d: name %q is taken by another seat", i, seat.Name)
+			return c, setupError("session: seat %d: name %q is taken by another seat", i+1, seat.Name)
 		}
 		names[strings.ToLower(seat.Name)] = true
 		switch seat.Kind {
 		case SeatBot:
-			if !agent.Known(seat.Bot) {
-				return c, fmt.Errorf("session: seat %d: unknown bot %q (known: %s)", i, seat.Bot, strings.Join(agent.Names(), ", "))
+			b, err := lookup(seat.Bot)
+			switch {
+			case err != nil && agent.IsProgram(seat.Bot):
+				return c, setupError("session: seat %d: %w", i+1, err) // refused, or a bad program spec
+			case err != nil:
+				return c, setupError("session: seat %d: unknown player %q (human, or a bot: %s)", i+1, seat.Bot, strings.Join(agent.Names(), ", "))
 			}
+			c.bots[i] = b
 			if seat.Params != "" {
 				var doc yaml.Node
 				if err := yaml.Unmarshal([]byte(seat.Params), &doc); err != nil {
-					return c, fmt.Errorf("session: seat %d: params: %w", i, err)
+					return c, setupError("session: seat %d: params: %w", i+1, err)
 				}
 				node := &doc
 				if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
 					node = doc.Content[0]
 				}
-				spec, err := agent.ParseParamSpec(fmt.Sprintf("seat %d params", i), node, "")
+				spec, err := agent.ParseParamSpec(fmt.Sprintf("seat %d params", i+1), node, "")
 				if err != nil {
-					return c, fmt.Errorf("session: %w", err)
+					return c, &SetupError{fmt.Errorf("session: %w", err)}
 				}
 				c.params[i] = spec
 			}
 		case SeatHuman, SeatLLM, SeatMCP, SeatExternal:
 			if seat.Bot != "" || seat.Params != "" {
-				return c, fmt.Errorf("session: seat %d: a %s seat has no bot or params", i, seat.Kind)
+				return c, setupError("session: seat %d: a %s seat has no bot or params", i+1, seat.Kind)
 			}
 		default:
-			return c, fmt.Errorf("session: seat %d: unknown kind %q (bot, human, llm, mcp, external)", i, seat.Kind)
+			return c, setupError("session: seat %d: unknown kind %q (bot, human, llm, mcp, external)", i+1, seat.Kind)
 		}
 	}
 	return c, nil
+}
+
+// ParseRules compiles rules text, YAML overlaid on the default rules
+// ("" or blank: the defaults), with name in its errors (a file's name).
+// Every front end and the session check rules through it.
+func ParseRules(name, text string) (*monopoly.Rules, error) {
+	if strings.TrimSpace(text) == "" {
+		return monopoly.DefaultRules(), nil
+	}
+	return monopoly.DefaultRules().WithOverrides(name, []byte(text))
 }
 
 // Names returns the players' names by seat.
@@ -165,20 +206,16 @@ func (s *Setup) Names() []string {
 	return names
 }
 
-// players makes the bots of a setup's bot seats (nil for waiting seats).
-func (s *Setup) players(c compiled) ([]agent.Agent, error) {
+// players makes the bots of a setup's bot seats (nil for waiting
+// seats), from the bots compile looked up.
+func (s *Setup) players(c compiled) []agent.Agent {
 	agents := make([]agent.Agent, len(s.Seats))
 	for i, seat := range s.Seats {
-		if seat.Kind != SeatBot {
-			continue
+		if seat.Kind == SeatBot {
+			agents[i] = c.bots[i].New(c.params[i], i, agent.SeatSeed(s.Seed, i))
 		}
-		a, err := agent.NewWith(seat.Bot, c.params[i], i, agent.SeatSeed(s.Seed, i))
-		if err != nil {
-			return nil, fmt.Errorf("session: seat %d: %w", i, err)
-		}
-		agents[i] = a
 	}
-	return agents, nil
+	return agents
 }
 
 // by names who answers for a seat in log entries.

@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gopoly/gopoly/agent"
 	_ "github.com/gopoly/gopoly/agent/agenttest"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 )
 
 // BenchmarkGamePageLoad is a game page's first load over loopback: the
@@ -106,7 +108,7 @@ func BenchmarkSpectators(b *testing.B) {
 		if p.Over {
 			b.Fatal("the game ended: give it more rounds")
 		}
-		prog, err := sess.SubmitJSON(ctx, me, []byte(`{"action":`+string(p.Options.Actions[0])+`}`))
+		prog, err := sess.Submit(ctx, me, agent.Answer{}, table.Answer(table.JSON, []byte(`{"action":`+string(p.Options.Actions[0])+`}`)))
 		if err != nil {
 			b.Fatal(err)
 		}

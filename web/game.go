@@ -13,6 +13,7 @@ import (
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 )
 
 // gamePage is a game's page: the board, the panels and the scripts that
@@ -23,8 +24,8 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setup := sess.Setup()
-	if allBots(setup) {
-		s.startPacer(sess) // a game of bots left unfinished by a restart goes on
+	if table.AllBots(setup) {
+		s.drivers.Begin(r.Context(), sess) // a game of bots left unfinished by a restart goes on
 	}
 	tok := viewToken(r, sess)
 	st, err := s.stateOf(sess, tok)
@@ -84,7 +85,7 @@ type gameState struct {
 	session.Pending
 	Text   string         `json:"decision_text"` // the decision as a sentence for its seat
 	Status session.Status `json:"status"`
-	Pace   paceState      `json:"pace"`
+	Pace   table.Pace     `json:"pace"`
 }
 
 // stateOf is the state of sess as the holder of tok sees it.
@@ -94,7 +95,7 @@ func (s *Server) stateOf(sess *session.Session, tok string) (gameState, error) {
 		return gameState{}, err
 	}
 	setup := sess.Setup()
-	return gameState{Pending: p, Text: render.Decision(p.Decision, setup.Names()), Status: sess.Status(), Pace: s.paceOf(sess.ID())}, nil
+	return gameState{Pending: p, Text: render.Decision(p.Decision, setup.Names()), Status: sess.Status(), Pace: s.drivers.Pace(sess.ID())}, nil
 }
 
 // state is the token's holder's view, decision and options now.
@@ -133,7 +134,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	// The bots play on after the answer: a client that goes away must not
 	// cut that short, which would lose the answer with their moves.
-	prog, err := sess.SubmitJSONAt(context.WithoutCancel(r.Context()), token(r), at, body)
+	prog, err := sess.Submit(context.WithoutCancel(r.Context()), token(r), agent.Answer{}, session.At(at), table.Answer(table.JSON, body))
 	if err != nil {
 		s.sessionError(w, r, err)
 		return
@@ -147,12 +148,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 // so forking takes the research view: the game's research link, or a
 // game whose creator opened the view to spectators.
 func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
-	src, ok := s.open(w, r)
+	_, ok := s.openFor(w, r, (*session.Session).SeesResearch, "a fork shows every seat's past: it takes the game's research link, or a game whose research view is open to spectators")
 	if !ok {
-		return
-	}
-	if !src.SeesResearch(token(r)) {
-		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "a fork shows every seat's past: it takes the game's research link, or a game whose research view is open to spectators")
 		return
 	}
 	req := struct {
@@ -183,14 +180,44 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request) {
 	ctx := context.WithoutCancel(r.Context()) // a new game is made whole, whoever waits for it
 	f, err := s.o.Sessions.Fork(ctx, r.PathValue("id"), *req.At, seats)
 	if err != nil {
+		if table.Classify(err).Code == table.CodeBadSetup {
+			s.fail(w, r, http.StatusBadRequest, "bad_seats", err.Error()) // a seat the session could not seat
+			return
+		}
 		s.sessionError(w, r, err)
 		return
 	}
-	if err := s.begin(ctx, f); err != nil {
+	if err := s.drivers.Begin(ctx, f); err != nil {
 		s.sessionError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.links(f))
+}
+
+// pace sets a paced game's speed: {"speed": 0.5..5}, {"pause": true},
+// {"pause": false} or {"step": true}, through the game's driver
+// (table.Drivers). Any holder of one of the game's tokens may; spectators
+// only watch.
+func (s *Server) pace(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.openFor(w, r, (*session.Session).Holds, "pacing a game takes one of its links with a token")
+	if !ok {
+		return
+	}
+	var req struct {
+		Speed *float64 `json:"speed"`
+		Pause *bool    `json:"pause"`
+		Step  bool     `json:"step"`
+	}
+	if err := decodeBody(w, r, 4096, &req); err != nil || req.Speed == nil && req.Pause == nil && !req.Step {
+		s.fail(w, r, http.StatusBadRequest, "bad_request", fmt.Sprintf("pace: want {\"speed\": 0.5-5}, {\"pause\": true|false} or {\"step\": true} (%v)", err))
+		return
+	}
+	p, err := s.drivers.Set(sess.ID(), req.Speed, req.Pause, req.Step)
+	if err != nil {
+		s.sessionError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 // gameLinks are the links of a new game: one for each person's seat,
@@ -217,18 +244,12 @@ func (s *Server) links(sess *session.Session) gameLinks {
 // deleteGame removes a game; only its research token (the creator's)
 // may.
 func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.open(w, r)
+	sess, ok := s.openFor(w, r, (*session.Session).IsResearch, "only the game's creator (its research link) may delete it")
 	if !ok {
 		return
 	}
-	if !sess.IsResearch(token(r)) {
-		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, "only the game's creator (its research link) may delete it")
-		return
-	}
-	s.stopPacer(sess.ID())
-	s.mu.Lock()
-	delete(s.oddsOf, sess.ID())
-	s.mu.Unlock()
+	s.drivers.Stop(sess.ID())
+	s.oddsOf.Forget(sess.ID())
 	if err := s.o.Sessions.Delete(r.Context(), sess.ID()); err != nil {
 		s.sessionError(w, r, err)
 		return
@@ -240,43 +261,20 @@ func (s *Server) deleteGame(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// oddsEntry is a game's last estimate, which every spectator of a turn
-// asks for: the server keeps one a game (Server.odds), dropped with the
-// game.
-type oddsEntry struct {
-	entries int
-	odds    arena.Odds
-}
-
 // odds is each player's chance to win from the public position, by
 // Monte Carlo playouts of baselines (arena.WinOdds), for the page's
-// win-probability line.
+// win-probability line: computed once per position, whoever asks
+// (table.Odds).
 func (s *Server) odds(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.open(w, r)
 	if !ok {
 		return
 	}
-	st := sess.Status()
-	s.mu.Lock()
-	e, ok := s.oddsOf[sess.ID()]
-	s.mu.Unlock()
-	if ok && e.entries == st.Entries {
-		writeJSON(w, http.StatusOK, e.odds)
-		return
-	}
-	g, err := sess.GameAt(st.Entries)
-	if err != nil {
-		s.sessionError(w, r, err)
-		return
-	}
-	o, err := arena.WinOdds(r.Context(), g, -1, arena.OddsOptions{Samples: 400, Seed: uint64(st.Entries) + 1})
+	o, err := s.oddsOf.Of(r.Context(), sess, arena.OddsOptions{Samples: 400}, nil)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "odds", err.Error())
 		return
 	}
-	s.mu.Lock()
-	s.oddsOf[sess.ID()] = oddsEntry{st.Entries, o}
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, o)
 }
 

@@ -193,12 +193,25 @@ func percent(done, total int) int {
 	return 100 * done / total
 }
 
-// labEvents streams a run's status as it changes, until it stops.
+// labEvents streams a run's status as it changes, until it stops. The
+// watch is registered before the status is first read, and each change
+// reads the status again, so that the stream cannot miss the run's end:
+// a change between the two is a wake-up, not a lost status.
 func (s *Server) labEvents(w http.ResponseWriter, r *http.Request) {
 	if s.labOff(w, r) {
 		return
 	}
 	id := r.PathValue("id")
+	changed := make(chan struct{}, 1)
+	stop := s.o.Lab.Watch(func(st lab.Status) {
+		if st.ID == id {
+			select {
+			case changed <- struct{}{}:
+			default: // one wake-up pending is enough: the status is read afresh
+			}
+		}
+	})
+	defer stop()
 	st, err := s.o.Lab.Status(id)
 	if err != nil {
 		s.labError(w, r, err)
@@ -208,16 +221,6 @@ func (s *Server) labEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	changes := make(chan lab.Status, 8)
-	stop := s.o.Lab.Watch(func(st lab.Status) {
-		if st.ID == id {
-			select {
-			case changes <- st:
-			default: // a slow reader misses progress, never the end: it reads the status again
-			}
-		}
-	})
-	defer stop()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	send := func(st lab.Status) {
@@ -232,7 +235,10 @@ func (s *Server) labEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-s.ctx.Done():
 			return
-		case st = <-changes:
+		case <-changed:
+			if st, err = s.o.Lab.Status(id); err != nil {
+				return
+			}
 			send(st)
 		}
 	}

@@ -2,8 +2,6 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +13,7 @@ import (
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 )
 
 // presets are the rules a new game may start from, by name; an uploaded
@@ -43,18 +42,14 @@ type gameRow struct {
 
 // lobby lists the games and offers a new one.
 func (s *Server) lobby(w http.ResponseWriter, r *http.Request) {
-	recs, err := s.o.Sessions.List(r.Context())
+	list, err := table.List(r.Context(), s.o.Sessions, false, nil) // a damaged record is gopoly sessions' to report
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
 		return
 	}
-	rows := make([]gameRow, 0, len(recs))
-	for _, rec := range recs {
-		setup, err := rec.DecodeSetup()
-		if err != nil {
-			continue // a damaged record is gopoly sessions' to report
-		}
-		rows = append(rows, gameRow{ID: rec.ID, Parent: rec.Parent, Seats: setup.Seats, Status: rec.Status, Paced: s.paceOf(rec.ID).Paced})
+	rows := make([]gameRow, 0, len(list))
+	for _, g := range list {
+		rows = append(rows, gameRow{ID: g.ID, Parent: g.Parent, Seats: g.Seats, Status: g.Status, Paced: s.drivers.Pace(g.ID).Paced})
 	}
 	if wantsJSON(r) {
 		writeJSON(w, http.StatusOK, rows)
@@ -92,7 +87,7 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 		s.sessionError(w, r, err)
 		return
 	}
-	if err := s.begin(ctx, sess); err != nil {
+	if err := s.drivers.Begin(ctx, sess); err != nil {
 		s.sessionError(w, r, err)
 		return
 	}
@@ -105,20 +100,12 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) {
 	s.pages.ExecuteTemplate(w, "created.html", map[string]any{"Links": l, "Names": setup.Names(), "Seats": setup.Seats})
 }
 
-// begin sets a new game going: a game of bots is paced; in a game with
-// people the bots play up to the first person's decision.
-func (s *Server) begin(ctx context.Context, sess *session.Session) error {
-	if allBots(sess.Setup()) {
-		s.startPacer(sess)
-		return nil
-	}
-	_, err := sess.Advance(ctx, 0)
-	return err
-}
-
+// parseNewGame reads the lobby's form into a setup: each seat read once
+// (a bot's name is looked up once, by the session), the rules checked
+// once, here, for a message that names the uploaded file, and handed on
+// compiled.
 func parseNewGame(r *http.Request) (session.Setup, error) {
-	var setup session.Setup
-	var kinds, names []string
+	var seats []session.Seat
 	for i := range monopoly.MaxPlayers {
 		kind := strings.TrimSpace(r.FormValue(fmt.Sprintf("seat%d", i)))
 		if kind == "" {
@@ -126,64 +113,55 @@ func parseNewGame(r *http.Request) (session.Setup, error) {
 		}
 		name := strings.TrimSpace(r.FormValue(fmt.Sprintf("name%d", i)))
 		if len(name) > 24 {
-			return setup, fmt.Errorf("seat %d: a name of at most 24 characters", i+1)
+			return session.Setup{}, fmt.Errorf("seat %d: a name of at most 24 characters", i+1)
 		}
-		kinds, names = append(kinds, kind), append(names, name)
-	}
-	if len(kinds) < 2 {
-		return setup, errors.New("seats: choose at least two players")
-	}
-	var err error
-	if setup.Seats, err = session.ParseSeats(strings.Join(kinds, ",")); err != nil {
-		return setup, err
-	}
-	for i, name := range names {
-		if name != "" {
-			setup.Seats[i].Name = name
+		seat, err := session.ParseSeat(kind)
+		if err != nil {
+			return session.Setup{}, fmt.Errorf("seat %d %w", i+1, err)
 		}
+		seat.Name = name
+		seats = append(seats, seat)
 	}
+	if len(seats) < 2 {
+		return session.Setup{}, errors.New("seats: choose at least two players")
+	}
+	text := ""
 	preset := r.FormValue("preset")
 	i := slices.IndexFunc(presets, func(p struct{ Name, Label, YAML string }) bool { return p.Name == preset })
 	if i < 0 && preset != "" {
-		return setup, fmt.Errorf("preset: no rules preset %q", preset)
+		return session.Setup{}, fmt.Errorf("preset: no rules preset %q", preset)
 	}
 	if i >= 0 {
-		setup.Rules = presets[i].YAML
+		text = presets[i].YAML
 	}
 	if f, _, err := r.FormFile("rules"); err == nil {
 		data, err := io.ReadAll(io.LimitReader(f, monopoly.MaxRulesBytes+1))
 		f.Close()
 		if err != nil {
-			return setup, fmt.Errorf("rules file: %v", err)
+			return session.Setup{}, fmt.Errorf("rules file: %v", err)
 		}
-		setup.Rules += string(data)
-	} else if text := r.FormValue("rules_text"); strings.TrimSpace(text) != "" {
-		setup.Rules += text
+		text += string(data)
+	} else if t := r.FormValue("rules_text"); strings.TrimSpace(t) != "" {
+		text += t
 	}
-	if setup.Rules != "" {
-		// The same check the session makes, here for a message that
-		// names the uploaded file.
-		if _, err := monopoly.DefaultRules().WithOverrides("rules.yaml", []byte(setup.Rules)); err != nil {
-			return setup, err
-		}
+	rules, err := table.ParseRules("rules.yaml", text)
+	if err != nil {
+		return session.Setup{}, err
 	}
+	seed := table.RandomSeed()
 	if v := strings.TrimSpace(r.FormValue("seed")); v != "" {
-		if setup.Seed, err = strconv.ParseUint(v, 10, 64); err != nil {
-			return setup, fmt.Errorf("seed: want a whole number, got %q", v)
+		if seed, err = strconv.ParseUint(v, 10, 64); err != nil {
+			return session.Setup{}, fmt.Errorf("seed: want a whole number, got %q", v)
 		}
-	} else {
-		setup.Seed = randomSeed()
 	}
+	setup := rules.Setup(seed, seats)
 	setup.Research = r.FormValue("research") != ""
 	return setup, nil
 }
 
-// randomSeed draws a new game's seed.
-func randomSeed() uint64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
-}
+// randomSeed draws a seed where the table service does (web/deal.go's
+// games draw theirs here too).
+var randomSeed = table.RandomSeed
 
 // Demo starts a paced game of the four personalities, the page
 // gopoly serve opens on, and returns its links.
@@ -192,11 +170,13 @@ func (s *Server) Demo(ctx context.Context) (gameLinks, error) {
 	if err != nil {
 		return gameLinks{}, err
 	}
-	sess, err := s.o.Sessions.Create(ctx, session.Setup{Seed: randomSeed(), Seats: seats, Research: true})
+	sess, err := s.o.Sessions.Create(ctx, session.Setup{Seed: table.RandomSeed(), Seats: seats, Research: true})
 	if err != nil {
 		return gameLinks{}, err
 	}
-	s.startPacer(sess)
+	if err := s.drivers.Begin(ctx, sess); err != nil {
+		return gameLinks{}, err
+	}
 	return s.links(sess), nil
 }
 

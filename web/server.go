@@ -7,6 +7,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -14,7 +15,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -25,6 +25,7 @@ import (
 
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -53,11 +54,11 @@ type Server struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	pacers   map[string]*pacer
+	drivers  *table.Drivers       // the pacing of games of bots
 	deals    map[string]*dealGame // at most maxDeals
 	maxDeals int
 	feeds    map[feedKey]*feed
-	oddsOf   map[string]oddsEntry // by game: the last chances to win
+	oddsOf   *table.Odds // the chances to win, shared by every viewer
 	wg       sync.WaitGroup
 }
 
@@ -76,7 +77,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, pacers: map[string]*pacer{}, deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: map[string]oddsEntry{}}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, drivers: table.NewDrivers(o.Logger), deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: table.NewOdds(maxOddsGames)}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])
@@ -119,9 +120,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// Close stops the pacers and waits for them.
+// Close stops the pacers and the streams, and waits for them.
 func (s *Server) Close() {
 	s.cancel()
+	s.drivers.Close()
 	s.wg.Wait()
 }
 
@@ -150,6 +152,9 @@ func (s *Server) guard(h http.HandlerFunc) http.HandlerFunc {
 		h(w, r)
 	}
 }
+
+// maxOddsGames bounds the games whose latest chances to win are kept.
+const maxOddsGames = 256
 
 // maxBody bounds a request body: the largest is an uploaded rules file.
 const maxBody = 1 << 20
@@ -202,18 +207,42 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request) (*session.Session,
 	return sess, true
 }
 
-// sessionError answers with what the session API said.
+// openFor opens the session of the request's {id} for a caller whose
+// token may (a seat's, the research view's...) steer it as the request
+// asks; otherwise it answers 403 with why, and the game is not touched.
+func (s *Server) openFor(w http.ResponseWriter, r *http.Request, may func(*session.Session, string) bool, why string) (*session.Session, bool) {
+	sess, ok := s.open(w, r)
+	if ok && !may(sess, token(r)) {
+		s.fail(w, r, http.StatusForbidden, session.CodeBadToken, why)
+		return nil, false
+	}
+	return sess, ok
+}
+
+// sessionError answers with what the table service said: the one place
+// the browser maps table.Code to an HTTP status.
 func (s *Server) sessionError(w http.ResponseWriter, r *http.Request, err error) {
-	var ref *session.Refused
-	switch {
-	case errors.Is(err, session.ErrNotFound):
+	e := table.Classify(err)
+	switch e.Code {
+	case table.CodeNotFound:
 		s.fail(w, r, http.StatusNotFound, "not_found", "no game "+r.PathValue("id"))
-	case errors.As(err, &ref):
+	case table.CodeBadSetup:
+		s.fail(w, r, http.StatusBadRequest, "bad_game", err.Error())
+	case table.CodeBadInput:
+		s.fail(w, r, http.StatusBadRequest, cmp.Or(e.Reason, "bad_request"), err.Error())
+	case table.CodeConflict:
+		s.fail(w, r, http.StatusConflict, e.Name(), err.Error())
+	case table.CodeForbidden, table.CodeRefused:
 		status := http.StatusUnprocessableEntity
-		if ref.Refusal.Code == session.CodeBadToken || ref.Refusal.Code == session.CodeNoSeat {
+		if e.Code == table.CodeForbidden {
 			status = http.StatusForbidden
 		}
-		s.failWith(w, r, status, problem{Code: ref.Refusal.Code, Message: ref.Refusal.Message, Refusal: &ref.Refusal})
+		if e.Refusal == nil {
+			s.fail(w, r, status, e.Name(), err.Error())
+			return
+		}
+		ref := &e.Refusal.Refusal
+		s.failWith(w, r, status, problem{Code: ref.Code, Message: ref.Message, Refusal: ref})
 	default:
 		s.o.Logger.Error("web: session", "id", r.PathValue("id"), "err", err)
 		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())

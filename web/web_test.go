@@ -23,6 +23,7 @@ import (
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
+	"github.com/gopoly/gopoly/table"
 )
 
 // testServer is a server of a fresh SQLite store, and its HTTP test
@@ -396,7 +397,7 @@ func TestPace(t *testing.T) {
 		}
 	}
 	_, data = ts.do(t, "POST", path, tokenOf(l.Research), map[string]any{"pause": true})
-	var p paceState
+	var p table.Pace
 	json.Unmarshal(data, &p)
 	if !p.Paused {
 		t.Fatalf("pause: %s", data)

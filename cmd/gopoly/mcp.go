@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/mcpserver"
+	"github.com/gopoly/gopoly/session"
 )
 
 // newMCPCmd returns gopoly mcp: the MCP server, on stdio or over HTTP.
@@ -58,13 +58,11 @@ them, and a restarted server goes on with them.`,
 			} else if len(origins) > 0 {
 				return usageErr(errors.New("mcp: --allow-origin goes with --http"))
 			}
-			if !programs {
-				agent.RefusePrograms("start gopoly mcp with --allow-programs to let clients seat them")
-				defer agent.RefusePrograms("")
-			}
+			players, allow := servedPlayers(programs, "start gopoly mcp with --allow-programs to let clients seat them")
+			defer allow()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			m, done, err := sf.open(ctx, cmd)
+			m, done, err := sf.openWith(ctx, cmd, session.Options{Players: players})
 			if err != nil {
 				return err
 			}

@@ -99,8 +99,7 @@ quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 			seats := make([]string, players)
 			for i := range seats {
 				seats[i] = names[i%len(names)]
-				if !agent.Known(seats[i]) {
-					_, err := agent.New(seats[i], i, 0)
+				if _, err := agent.Lookup(seats[i]); err != nil {
 					return usageErr(err)
 				}
 			}

@@ -10,27 +10,19 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
+	service "github.com/gopoly/gopoly/table"
 )
 
 // sessionInfo is one stored session as gopoly sessions --json lists it.
 type sessionInfo struct {
-	ID      string         `json:"id"`
-	Parent  string         `json:"parent,omitempty"`
-	Created time.Time      `json:"created"`
-	Updated time.Time      `json:"updated"`
-	Seats   []session.Seat `json:"seats"`
-	Entries int            `json:"entries"`
-	Round   int            `json:"round"`
-	Over    bool           `json:"over"`
-	Winner  int            `json:"winner"`
-	Waiting int            `json:"waiting"`
-	Status  string         `json:"status"`
+	ID string `json:"id"`
+	service.Listed
+	Status string `json:"status"`
 }
 
 func newSessionsCmd() *cobra.Command {
@@ -55,19 +47,13 @@ delete removes sessions.`,
 				return err
 			}
 			defer done()
-			recs, err := m.List(cmd.Context())
+			list, err := service.List(cmd.Context(), m, true, nil)
 			if err != nil {
 				return fmt.Errorf("sessions: %w", err)
 			}
-			infos := make([]sessionInfo, len(recs))
-			for i, r := range recs {
-				setup, err := r.DecodeSetup()
-				if err != nil {
-					return fmt.Errorf("sessions: %w", err)
-				}
-				st := r.Status
-				infos[i] = sessionInfo{ID: r.ID, Parent: r.Parent, Created: r.Created, Updated: st.Updated, Seats: setup.Seats,
-					Entries: st.Entries, Round: st.Round, Over: st.Over, Winner: st.Winner, Waiting: st.Waiting, Status: st.Summary}
+			infos := make([]sessionInfo, len(list))
+			for i, r := range list {
+				infos[i] = sessionInfo{ID: r.ID, Listed: r, Status: r.Status.Summary}
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -339,7 +325,7 @@ session forked from is not changed.`,
 			}
 			s, err := m.Fork(cmd.Context(), src.ID(), at, list)
 			if err != nil {
-				return fmt.Errorf("fork: %w", err)
+				return exitErr(fmt.Errorf("fork: %w", err))
 			}
 			resume := "gopoly play --resume " + s.ID()
 			if f := sf.flags(); f != "" {
@@ -433,4 +419,15 @@ Its waiting seats get new tokens.`,
 	}
 	sf.register(cmd)
 	return cmd
+}
+
+// exitErr gives a failure of the table service its exit code, the one
+// place the terminal maps table.Code: what the caller got wrong (a bad
+// setup or argument, a game that is not there, a refused token or
+// answer) exits 2, the rest 1.
+func exitErr(err error) error {
+	if err == nil || service.Classify(err).Code == service.CodeInternal {
+		return err
+	}
+	return usageErr(err)
 }
