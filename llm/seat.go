@@ -52,7 +52,10 @@ type CallRecord struct {
 	Refusal  string    `json:"refusal,omitempty"`
 	Usage    Usage     `json:"usage"`
 	Cost     float64   `json:"cost"`
-	Latency  float64   `json:"latency_ms"`
+	Latency  float64   `json:"latency_ms"`          // the model's: the time in attempts, waits excluded
+	Queued   float64   `json:"queued_ms,omitempty"` // waiting for the provider's gate (spacing, concurrency)
+	Waited   float64   `json:"waited_ms,omitempty"` // waiting between attempts (Retry-After, backoff)
+	Attempts int       `json:"attempts,omitempty"`
 	Cached   bool      `json:"cached,omitempty"` // a summary taken from the process's cache, no call made
 }
 
@@ -342,9 +345,8 @@ func (s *Seat) call(ctx context.Context, purpose string, m ModelConfig, req Requ
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.deadline())
 	defer cancel()
-	start := time.Now()
 	res, err := prov.Complete(ctx, req)
-	cr.Latency = float64(time.Since(start).Microseconds()) / 1000
+	cr.Latency, cr.Queued, cr.Waited, cr.Attempts = ms(res.Latency), ms(res.Queued), ms(res.Waited), res.Attempts
 	cr.Raw, cr.Answer, cr.Usage = res.Raw, res.Text, res.Usage
 	cr.Cost, _ = s.cfg.Cost(m.Model, res.Usage)
 	s.stats.call(cr)
@@ -383,23 +385,28 @@ func (c *Config) provider(name string) (Provider, error) {
 	var err error
 	switch pc.Kind {
 	case "openai":
-		p = newOpenAI(c, name, pc, key)
+		p = newOpenAI(c, pc, key)
 	case "anthropic":
-		p = newAnthropic(c, name, pc, key)
+		p = newAnthropic(c, pc, key)
 	case "gemini":
-		p, err = newGemini(c, name, pc, key)
+		p, err = newGemini(c, pc, key)
 	default:
 		err = fmt.Errorf("llm: provider %s: unknown kind %q", name, pc.Kind)
 	}
 	if err != nil {
 		return nil, err
 	}
+	p = &policy{prov: p, gate: gateFor(name+" "+pc.BaseURL, c.Spacing.D(), pc.Concurrency),
+		timeout: c.Timeout.D(), retries: c.Retries, maxDelay: c.MaxRetryDelay.D(), rateWait: c.RateLimitWait.D()}
 	if c.clients == nil {
 		c.clients = map[string]Provider{}
 	}
 	c.clients[name] = p
 	return p, nil
 }
+
+// ms is a duration in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func mustJSON(v any) json.RawMessage {
 	data, err := json.Marshal(v)
