@@ -209,7 +209,7 @@ func (s *Seat) ask(ctx context.Context, v monopoly.View, d monopoly.Decision, re
 		Personality: fit(personalitySection(s.persona, s.seat, t, v.Players()), b.Personality, false),
 		Rules:       fit(rulesSection(v.Rules(), v.Players()), b.Rules, false),
 		Context:     fit(contextSection(v, t), b.Context, false),
-		Public:      fit(s.mem.publicSection(s.cfg.Recent), b.PublicHistory, true),
+		Public:      s.mem.publicSection(s.cfg.Recent, b.PublicHistory),
 		Private:     fit(s.mem.privateSection(), b.PrivateHistory, true),
 		Decision:    fit(decisionSection(v, t, s.pitch(v, d)), b.Decision, false),
 	}
