@@ -195,3 +195,30 @@ func TestAnthropicCachesSystem(t *testing.T) {
 		t.Errorf("the system prompt was not marked for the cache: %+v", c)
 	}
 }
+
+// TestLatencyIsTheModels: at the default spacing (200 ms), calls in a
+// row to a fake that answers at once wait in the gate; that wait is
+// reported apart, not as the model's latency.
+func TestLatencyIsTheModels(t *testing.T) {
+	setKeys(t)
+	srv := llmtest.New(scripted(good))
+	defer srv.Close()
+	cfg := policyConfig(t, srv, "")
+	spacing := cfg.Spacing.D()
+	for _, api := range apis {
+		var queued time.Duration
+		for range 3 {
+			res, err := cfg.Complete(context.Background(), api, summaryRequest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Latency >= spacing/2 {
+				t.Errorf("%s: latency %s against a fake that answers at once (spacing %s)", api, res.Latency, spacing)
+			}
+			queued += res.Queued
+		}
+		if queued < spacing {
+			t.Errorf("%s: three calls in a row queued %s in all, want at least the spacing %s", api, queued, spacing)
+		}
+	}
+}

@@ -36,7 +36,8 @@ type Record struct {
 	Invalid   int          `json:"invalid,omitempty"`  // answers that did not parse or that the engine refused
 	Fallback  string       `json:"fallback,omitempty"` // why the rule-based personality answered
 	Summaries []Summary    `json:"summaries,omitempty"`
-	Spent     float64      `json:"spent"` // the seat's spending in this game after this answer, dollars
+	Facts     *Facts       `json:"facts,omitempty"` // the game's values of the model's answer, for Consistency
+	Spent     float64      `json:"spent"`           // the seat's spending in this game after this answer, dollars
 }
 
 // CallRecord is one call to a model.
@@ -119,6 +120,9 @@ func (s *Seat) Ask(ctx context.Context, v monopoly.View, d monopoly.Decision) (a
 	rec := Record{Persona: s.persona.Key, Decision: d.Kind.String(), Turn: s.mem.turn}
 	start := time.Now()
 	ans, reason := s.ask(ctx, v, d, &rec)
+	if reason == "" {
+		rec.Facts = factsOf(v, d, ans.Action)
+	}
 	if reason != "" {
 		rec.Fallback = reason
 		if l := s.cfg.Logger; l != nil {
@@ -145,10 +149,13 @@ func (s *Seat) Measures() map[string]float64 {
 	return map[string]float64{
 		"decisions": float64(m.Decisions), "calls": float64(m.Calls), "invalid_rate": m.InvalidRate,
 		"fallback_rate": m.FallbackRate, "latency_p50_ms": m.LatencyP50, "latency_p95_ms": m.LatencyP95,
+		"queued_p50_ms": m.QueuedP50, "queued_p95_ms": m.QueuedP95,
 		"tokens_prompt": float64(m.Usage.Prompt), "tokens_completion": float64(m.Usage.Completion),
 		"tokens_cached": float64(m.Usage.Cached), "tokens_reasoning": float64(m.Usage.Reasoning), "cost": m.Cost,
-		"proposals": float64(c.Proposals), "pitch_vs_thought": float64(c.PitchVsThought),
-		"bids": float64(c.Bids), "bid_bluff": float64(c.BidBluff), "choices": float64(c.Choices),
+		"bids": float64(c.Bids), "limits_stated": float64(c.LimitsStated), "bid_over_limit": float64(c.BidOverLimit),
+		"bid_over_worth": float64(c.BidOverWorth), "bid_bluff": float64(c.BidBluff),
+		"proposals": float64(c.Proposals), "pitch_claims": float64(c.PitchClaims), "pitch_misleading": float64(c.PitchMisleading),
+		"choices":          float64(c.Choices),
 		"speech_vs_action": float64(c.SpeechVsAction), "thought_vs_action": float64(c.ThoughtVsAction),
 	}
 }
