@@ -2,9 +2,13 @@ package llm_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/llm"
+	"github.com/gopoly/gopoly/llm/llmtest"
+	"github.com/gopoly/gopoly/monopoly"
 )
 
 // planted is one of the model's answers with the facts of its record.
@@ -70,4 +74,38 @@ func TestConsistencyPlanted(t *testing.T) {
 	if len(c.Examples["pitch_misleading"]) != 2 {
 		t.Errorf("examples: %v", c.Examples)
 	}
+}
+
+// TestFactsRecorded: in a game against the fake, every bid the model
+// makes carries its facts in its research record: the amount bid and
+// the street's worth to the bidder, at least its price.
+func TestFactsRecorded(t *testing.T) {
+	// The seats decline to buy, so that streets go to auction.
+	srv := llmtest.New(func(c llmtest.Call) llmtest.Reply {
+		for _, a := range llmtest.Legal(c.User()) {
+			if strings.Contains(a, `"decline"`) {
+				return llmtest.Reply{Answer: llmtest.Answer(a, "Not for me.", "Let it go to auction.")}
+			}
+		}
+		return llmtest.Player(c)
+	})
+	defer srv.Close()
+	cfg, _ := fakeConfig(t, srv, "")
+	llm.Use(cfg)
+	defer llm.Use(llm.DefaultConfig())
+	bids := 0
+	playLLMGame(t, 5, "max_rounds: 6", func(ans agent.Answer) {
+		var rec llm.Record
+		if err := json.Unmarshal(ans.Research, &rec); err != nil || rec.Fallback != "" || ans.Action.Kind != monopoly.ActBid {
+			return
+		}
+		bids++
+		if f := rec.Facts; f == nil || f.Bid != ans.Action.Arg || f.Worth < 1 {
+			t.Errorf("a bid of %d recorded facts %+v", ans.Action.Arg, f)
+		}
+	})
+	if bids == 0 {
+		t.Fatal("no bid in the game: the test tests nothing")
+	}
+	t.Logf("%d bids", bids)
 }
