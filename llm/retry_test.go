@@ -196,14 +196,15 @@ func TestAnthropicCachesSystem(t *testing.T) {
 	}
 }
 
-// TestLatencyIsTheModels: at the default spacing (200 ms), calls in a
-// row to a fake that answers at once wait in the gate; that wait is
-// reported apart, not as the model's latency.
+// TestLatencyIsTheModels: calls in a row to a fake that answers at once
+// wait in the gate for the spacing; that wait is reported apart, not as
+// the model's latency. The spacing is 1s rather than the default 200ms,
+// so that a loaded machine's slow first call is not taken for the wait.
 func TestLatencyIsTheModels(t *testing.T) {
 	setKeys(t)
 	srv := llmtest.New(scripted(good))
 	defer srv.Close()
-	cfg := policyConfig(t, srv, "")
+	cfg := policyConfig(t, srv, "spacing: 1s\n")
 	spacing := cfg.Spacing.D()
 	for _, api := range apis {
 		var queued time.Duration
