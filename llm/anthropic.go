@@ -15,15 +15,14 @@ type anthropicProvider struct {
 	key    string
 }
 
-func newAnthropic(c *Config, name string, p ProviderConfig, key string) Provider {
+func newAnthropic(c *Config, p ProviderConfig, key string) Provider {
 	opts := []option.RequestOption{
 		// The SDK's own defaults would read keys and base URLs from the
 		// environment and config files: this configuration says which.
 		option.WithoutEnvironmentDefaults(),
 		option.WithAPIKey(key),
-		option.WithHTTPClient(c.httpClient(name, p, false, 0)),
-		option.WithMaxRetries(c.Retries),
-		option.WithRequestTimeout(c.Timeout.D()),
+		option.WithHTTPClient(c.httpClient()),
+		option.WithMaxRetries(0), // gopoly's policy retries
 	}
 	if p.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(p.BaseURL))
@@ -55,9 +54,12 @@ func (a *anthropicProvider) Complete(ctx context.Context, r Request) (Response, 
 		InputSchema: anthropic.ToolInputSchemaParam{Properties: props, Required: required},
 	}
 	params := anthropic.MessageNewParams{
-		Model:      anthropic.Model(r.Model),
-		MaxTokens:  int64(r.MaxTokens),
-		System:     []anthropic.TextBlockParam{{Text: r.System}},
+		Model:     anthropic.Model(r.Model),
+		MaxTokens: int64(r.MaxTokens),
+		// The system prompt (personality and rules) is the same at every
+		// decision of a seat: marked for Anthropic's prompt cache, which
+		// caches only what is marked.
+		System:     []anthropic.TextBlockParam{{Text: r.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}},
 		Messages:   msgs,
 		Tools:      []anthropic.ToolUnionParam{{OfTool: &tool}},
 		ToolChoice: anthropic.ToolChoiceParamOfTool(r.Tool),

@@ -22,8 +22,8 @@ import (
 // reliability settings and the token budgets of the prompt. DefaultConfig
 // follows 001's table; a YAML file (LoadConfig) overrides any part.
 type Config struct {
-	Timeout       Duration `yaml:"timeout"`         // one attempt of one call
-	Retries       int      `yaml:"retries"`         // the SDKs' retries of a transient failure
+	Timeout       Duration `yaml:"timeout"`         // one attempt of one call, the waits outside it
+	Retries       int      `yaml:"retries"`         // the retries of one call by policy (retry.go)
 	MaxRetryDelay Duration `yaml:"max_retry_delay"` // the longest wait between retries, Retry-After included
 	RateLimitWait Duration `yaml:"rate_limit_wait"` // the wait after a 429 without Retry-After
 	Spacing       Duration `yaml:"spacing"`         // the least time between two calls to one provider, per process

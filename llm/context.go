@@ -26,10 +26,12 @@ type memory struct {
 	lastSaid  [monopoly.MaxPlayers]string // each seat's last speech, for the pitch of its offer
 }
 
-// line is one entry of a log: the turn and the text.
+// line is one entry of a log: the turn and the text (Body is the text
+// without its turn, by which repeated lines are told).
 type line struct {
 	Turn int
 	Text string
+	Body string
 }
 
 // Summary is a summary of a batch of older turns of table talk, made by
@@ -63,11 +65,13 @@ func (m *memory) read(r *monopoly.Rules, me, turn int, t Table) {
 			m.turn++
 		case monopoly.EvSpeech:
 			if e.Speech != "" {
-				m.public = append(m.public, line{m.turn, fmt.Sprintf("Turn %d, %s: %q", m.turn, t.name(int(e.Player)), e.Speech)})
+				body := fmt.Sprintf("%s: %q", t.name(int(e.Player)), e.Speech)
+				m.public = append(m.public, line{m.turn, fmt.Sprintf("Turn %d, %s", m.turn, body), body})
 				m.lastSaid[e.Player] = e.Speech
 			}
 		case monopoly.EvTradeProposed, monopoly.EvTradeAccepted, monopoly.EvTradeRejected, monopoly.EvBankrupt, monopoly.EvGameOver:
-			m.public = append(m.public, line{m.turn, fmt.Sprintf("Turn %d: %s", m.turn, r.Describe(e, t.Names))})
+			body := r.Describe(e, t.Names)
+			m.public = append(m.public, line{m.turn, fmt.Sprintf("Turn %d: %s", m.turn, body), body})
 		}
 	}
 	m.unread = m.unread[:0]
@@ -78,7 +82,7 @@ func (m *memory) remember(thought string, n int) {
 	if thought == "" {
 		return
 	}
-	m.thoughts = append(m.thoughts, line{m.turn, thought})
+	m.thoughts = append(m.thoughts, line{Turn: m.turn, Text: thought})
 	if len(m.thoughts) > n {
 		m.thoughts = m.thoughts[len(m.thoughts)-n:]
 	}
@@ -116,25 +120,69 @@ func (m *memory) summarised(s Summary) {
 	m.public = keep
 }
 
-// publicSection renders PUBLIC_HISTORY.
-func (m *memory) publicSection(recent int) string {
-	var b strings.Builder
+// publicSection renders PUBLIC_HISTORY within budget tokens. The
+// summaries are the game's memory and are always kept: under pressure the
+// verbatim window gives way, its repeated lines collapsed into one, then
+// its oldest lines dropped.
+func (m *memory) publicSection(recent, budget int) string {
+	var head strings.Builder
 	if len(m.summaries) > 0 {
-		b.WriteString("Earlier in the game:\n")
+		head.WriteString("Earlier in the game:\n")
 		for _, s := range m.summaries {
-			fmt.Fprintf(&b, "- Turns %d-%d: %s\n", s.From, s.To, s.Text)
+			fmt.Fprintf(&head, "- Turns %d-%d: %s\n", s.From, s.To, s.Text)
 		}
 	}
-	fmt.Fprintf(&b, "Recent table talk and deals (last %d turns):\n", recent)
-	n := 0
-	for _, l := range m.public {
-		b.WriteString("- " + l.Text + "\n")
-		n++
+	fmt.Fprintf(&head, "Recent table talk and deals (last %d turns):\n", recent)
+	lines := collapse(m.public)
+	if len(lines) == 0 {
+		return head.String() + "(nothing yet)"
 	}
-	if n == 0 {
-		b.WriteString("(nothing yet)\n")
+	const cut = "(earlier lines cut)\n"
+	left := budget*4 - head.Len()
+	first := len(lines)
+	for first > 0 && left >= len(lines[first-1])+1+len(cut) {
+		first--
+		left -= len(lines[first]) + 1
+	}
+	first = min(first, len(lines)-1) // the newest line, whatever the budget
+	var b strings.Builder
+	b.WriteString(head.String())
+	if first > 0 {
+		b.WriteString(cut)
+	}
+	for _, l := range lines[first:] {
+		b.WriteString(l + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// collapse renders log lines, a line said again and again ("I roll.")
+// once, where it was last said, with its turns and its count.
+func collapse(log []line) []string {
+	last, n := map[string]int{}, map[string]int{}
+	turns := map[string][]string{}
+	for i, l := range log {
+		last[l.Body], n[l.Body] = i, n[l.Body]+1
+		t := fmt.Sprint(l.Turn)
+		if ts := turns[l.Body]; len(ts) == 0 || ts[len(ts)-1] != t {
+			turns[l.Body] = append(ts, t)
+		}
+	}
+	var out []string
+	for i, l := range log {
+		switch {
+		case last[l.Body] != i:
+		case n[l.Body] == 1:
+			out = append(out, "- "+l.Text)
+		default:
+			word := "Turn"
+			if len(turns[l.Body]) > 1 {
+				word = "Turns"
+			}
+			out = append(out, fmt.Sprintf("- %s %s: %s (%d times)", word, strings.Join(turns[l.Body], ", "), l.Body, n[l.Body]))
+		}
+	}
+	return out
 }
 
 // privateSection renders PRIVATE_HISTORY.

@@ -66,24 +66,10 @@ func TestInjectedFaults(t *testing.T) {
 		if done {
 			break
 		}
-		r, err := monopoly.DefaultRules().WithOverrides("test", []byte("max_rounds: 12"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := monopoly.New(r, 4, seed)
-		g.Record(true)
-		var agents []agent.Agent
-		for i, p := range []string{"shark", "professor", "hustler", "turtle"} {
-			a, err := agent.New("llm:"+p, i, agent.SeatSeed(seed, i))
-			if err != nil {
-				t.Fatal(err)
-			}
-			agents = append(agents, a)
-		}
-		d := agent.Driver{Agents: agents, Words: true, Max: 20000, Applied: func(g *monopoly.Game, seat int, ans agent.Answer) error {
+		playLLMGame(t, seed, "max_rounds: 12", func(ans agent.Answer) {
 			var rec llm.Record
 			if err := json.Unmarshal(ans.Research, &rec); err != nil {
-				t.Fatalf("seat %d: research: %v", seat, err)
+				t.Fatalf("research: %v", err)
 			}
 			if rec.Fallback != "" {
 				fallbacks++
@@ -91,12 +77,7 @@ func TestInjectedFaults(t *testing.T) {
 					t.Errorf("a fallback's thought is not tagged: %q", ans.Thought)
 				}
 			}
-			g.TakeEvents()
-			return nil
-		}}
-		if _, stop, err := d.Run(ctx, g); err != nil || stop != agent.StopOver || !g.Over() {
-			t.Fatalf("game %d did not finish: %v, %v", seed, stop, err)
-		}
+		})
 		games++
 	}
 	logged := strings.Count(logs.String(), "llm: fallback")
@@ -105,4 +86,32 @@ func TestInjectedFaults(t *testing.T) {
 	}
 	t.Logf("%d faults injected over %d games: %d fallbacks", injected, games, fallbacks)
 	noKeys(t, "the logs", logs.String())
+}
+
+// playLLMGame plays a game of the four LLM personalities to its end
+// under the rules' overrides, telling applied each answer.
+func playLLMGame(t *testing.T, seed uint64, rules string, applied func(agent.Answer)) {
+	t.Helper()
+	r, err := monopoly.DefaultRules().WithOverrides("test", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := monopoly.New(r, 4, seed)
+	g.Record(true)
+	var agents []agent.Agent
+	for i, p := range []string{"shark", "professor", "hustler", "turtle"} {
+		a, err := agent.New("llm:"+p, i, agent.SeatSeed(seed, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	d := agent.Driver{Agents: agents, Words: true, Max: 20000, Applied: func(g *monopoly.Game, _ int, ans agent.Answer) error {
+		applied(ans)
+		g.TakeEvents()
+		return nil
+	}}
+	if _, stop, err := d.Run(ctx, g); err != nil || stop != agent.StopOver || !g.Over() {
+		t.Fatalf("game %d did not finish: %v, %v", seed, stop, err)
+	}
 }

@@ -14,11 +14,10 @@ type geminiProvider struct {
 	key    string
 }
 
-func newGemini(c *Config, name string, p ProviderConfig, key string) (Provider, error) {
-	attempts := int32(c.Retries + 1)
-	initial := 1.0
-	maxDelay := c.MaxRetryDelay.D().Seconds()
-	initial = min(initial, maxDelay)
+func newGemini(c *Config, p ProviderConfig, key string) (Provider, error) {
+	// One attempt: gopoly's policy retries (genai would add its own
+	// backoff to Retry-After, and its timeout spans every retry).
+	attempts := int32(1)
 	sent := key
 	if sent == "" {
 		// A provider that names no key takes none: genai would fill it
@@ -26,17 +25,13 @@ func newGemini(c *Config, name string, p ProviderConfig, key string) (Provider, 
 		sent = "none"
 	}
 	cc := &genai.ClientConfig{
-		APIKey:  sent,
-		Backend: genai.BackendGeminiAPI,
-		// genai's timeout spans every retry: the transport bounds each
-		// attempt instead, as the other SDKs do.
-		HTTPClient: c.httpClient(name, p, true, c.Timeout.D()),
+		APIKey:     sent,
+		Backend:    genai.BackendGeminiAPI,
+		HTTPClient: c.httpClient(),
 		HTTPOptions: genai.HTTPOptions{
 			BaseURL: p.BaseURL,
 			RetryOptions: &genai.HTTPRetryOptions{
-				Attempts:     &attempts,
-				InitialDelay: &initial,
-				MaxDelay:     &maxDelay,
+				Attempts: &attempts,
 			},
 		},
 	}

@@ -19,13 +19,13 @@ type openaiProvider struct {
 	key        string
 }
 
-func newOpenAI(c *Config, name string, p ProviderConfig, key string) Provider {
+func newOpenAI(c *Config, p ProviderConfig, key string) Provider {
 	opts := []option.RequestOption{
 		option.WithAPIKey(key),
-		option.WithHTTPClient(c.httpClient(name, p, false, 0)),
-		option.WithMaxRetries(c.Retries),
-		option.WithMaxRetryDelay(c.MaxRetryDelay.D()),
-		option.WithRequestTimeout(c.Timeout.D()),
+		option.WithHTTPClient(c.httpClient()),
+		// One attempt: gopoly's policy retries and waits, outside the
+		// attempt's timeout (the SDK would wait inside it).
+		option.WithMaxRetries(0),
 	}
 	// Always the configured server: the SDK would otherwise take
 	// OPENAI_BASE_URL from the environment and send the key there.

@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"errors"
-	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -51,11 +50,18 @@ type Response struct {
 	Text  string // the answer's JSON as the model gave it: a tool call's arguments, or the text
 	Raw   string // the provider's whole response body, for the research log
 	Usage Usage
+	// Set by the retry policy: the attempts made, the time spent in them
+	// (the model's latency), waiting for the provider's gate (spacing and
+	// concurrency) and waiting between attempts (Retry-After, backoff).
+	Attempts int
+	Latency  time.Duration
+	Queued   time.Duration
+	Waited   time.Duration
 }
 
-// Provider calls one model API. Implementations retry transient
-// failures with their SDK's own retry options and never put an API key
-// in an error.
+// Provider calls one model API. The SDK-backed implementations make one
+// attempt per call (their SDK's retries off) and never put an API key in
+// an error; policy makes the retries and the waits, the same for all.
 type Provider interface {
 	Complete(ctx context.Context, r Request) (Response, error)
 }
@@ -127,67 +133,21 @@ func (g *gate) enter(ctx context.Context) error {
 
 func (g *gate) leave() { <-g.slots }
 
-// transport is the HTTP transport under every SDK client: it spaces and
-// bounds the calls to its provider, and makes a 429 without Retry-After
-// wait rateWait before the SDK's own retry. SDKs that honour Retry-After
-// (OpenAI, Anthropic) are given the header; one that does not (genai)
-// has the transport wait before it hands the 429 back, and attempt
-// bounds each attempt there, as genai's own timeout spans all retries.
+// transport is the HTTP transport under every SDK client: it tells the
+// retry policy (through the attempt's context) what the server said, the
+// status and Retry-After, whichever SDK made the request and whatever
+// error the SDK makes of it.
 type transport struct {
-	base     http.RoundTripper
-	gate     *gate
-	rateWait time.Duration
-	waitHere bool          // wait out a 429 here rather than tell the SDK
-	attempt  time.Duration // per-attempt timeout (0: the SDK's)
+	base http.RoundTripper
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	if err := t.gate.enter(ctx); err != nil {
-		return nil, err
-	}
-	defer t.gate.leave()
-	cancel := context.CancelFunc(func() {})
-	if t.attempt > 0 {
-		var c context.Context
-		c, cancel = context.WithTimeout(ctx, t.attempt)
-		req = req.WithContext(c)
-	}
 	res, err := t.base.RoundTrip(req)
-	if err != nil {
-		cancel()
-		return nil, err
+	if a, ok := req.Context().Value(attemptKey{}).(*attempt); ok && err == nil {
+		a.status = res.StatusCode
+		a.retryAfter, a.given = retryAfter(res.Header)
 	}
-	res.Body = &cancelBody{ReadCloser: res.Body, cancel: cancel}
-	if res.StatusCode != http.StatusTooManyRequests {
-		return res, nil
-	}
-	wait, given := retryAfter(res.Header)
-	if !given {
-		wait = t.rateWait
-		res.Header.Set("Retry-After-Ms", strconv.FormatInt(wait.Milliseconds(), 10))
-	}
-	if t.waitHere {
-		timer := time.NewTimer(wait)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-		}
-	}
-	return res, nil
-}
-
-// cancelBody ends an attempt's context when its body is closed.
-type cancelBody struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (b *cancelBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
+	return res, err
 }
 
 // retryAfter reads Retry-After-Ms or Retry-After (seconds, or an HTTP
@@ -211,19 +171,14 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 	return 0, false
 }
 
-// httpClient is the client an SDK is given for a provider.
-func (c *Config) httpClient(provider string, p ProviderConfig, waitHere bool, attempt time.Duration) *http.Client {
+// httpClient is the client an SDK is given: the SDK's requests go
+// through the transport that reports to the retry policy.
+func (c *Config) httpClient() *http.Client {
 	base := http.DefaultTransport
 	if c.transport != nil {
 		base = c.transport
 	}
-	return &http.Client{Transport: &transport{
-		base:     base,
-		gate:     gateFor(provider+" "+p.BaseURL, c.Spacing.D(), p.Concurrency),
-		rateWait: c.RateLimitWait.D(),
-		waitHere: waitHere,
-		attempt:  attempt,
-	}}
+	return &http.Client{Transport: &transport{base: base}}
 }
 
 // redact removes secrets from an error's text: SDK errors may quote a

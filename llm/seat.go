@@ -36,7 +36,8 @@ type Record struct {
 	Invalid   int          `json:"invalid,omitempty"`  // answers that did not parse or that the engine refused
 	Fallback  string       `json:"fallback,omitempty"` // why the rule-based personality answered
 	Summaries []Summary    `json:"summaries,omitempty"`
-	Spent     float64      `json:"spent"` // the seat's spending in this game after this answer, dollars
+	Facts     *Facts       `json:"facts,omitempty"` // the game's values of the model's answer, for Consistency
+	Spent     float64      `json:"spent"`           // the seat's spending in this game after this answer, dollars
 }
 
 // CallRecord is one call to a model.
@@ -52,7 +53,10 @@ type CallRecord struct {
 	Refusal  string    `json:"refusal,omitempty"`
 	Usage    Usage     `json:"usage"`
 	Cost     float64   `json:"cost"`
-	Latency  float64   `json:"latency_ms"`
+	Latency  float64   `json:"latency_ms"`          // the model's: the time in attempts, waits excluded
+	Queued   float64   `json:"queued_ms,omitempty"` // waiting for the provider's gate (spacing, concurrency)
+	Waited   float64   `json:"waited_ms,omitempty"` // waiting between attempts (Retry-After, backoff)
+	Attempts int       `json:"attempts,omitempty"`
 	Cached   bool      `json:"cached,omitempty"` // a summary taken from the process's cache, no call made
 }
 
@@ -116,6 +120,9 @@ func (s *Seat) Ask(ctx context.Context, v monopoly.View, d monopoly.Decision) (a
 	rec := Record{Persona: s.persona.Key, Decision: d.Kind.String(), Turn: s.mem.turn}
 	start := time.Now()
 	ans, reason := s.ask(ctx, v, d, &rec)
+	if reason == "" {
+		rec.Facts = factsOf(v, d, ans.Action)
+	}
 	if reason != "" {
 		rec.Fallback = reason
 		if l := s.cfg.Logger; l != nil {
@@ -142,10 +149,13 @@ func (s *Seat) Measures() map[string]float64 {
 	return map[string]float64{
 		"decisions": float64(m.Decisions), "calls": float64(m.Calls), "invalid_rate": m.InvalidRate,
 		"fallback_rate": m.FallbackRate, "latency_p50_ms": m.LatencyP50, "latency_p95_ms": m.LatencyP95,
+		"queued_p50_ms": m.QueuedP50, "queued_p95_ms": m.QueuedP95,
 		"tokens_prompt": float64(m.Usage.Prompt), "tokens_completion": float64(m.Usage.Completion),
 		"tokens_cached": float64(m.Usage.Cached), "tokens_reasoning": float64(m.Usage.Reasoning), "cost": m.Cost,
-		"proposals": float64(c.Proposals), "pitch_vs_thought": float64(c.PitchVsThought),
-		"bids": float64(c.Bids), "bid_bluff": float64(c.BidBluff), "choices": float64(c.Choices),
+		"bids": float64(c.Bids), "limits_stated": float64(c.LimitsStated), "bid_over_limit": float64(c.BidOverLimit),
+		"bid_over_worth": float64(c.BidOverWorth), "bid_bluff": float64(c.BidBluff),
+		"proposals": float64(c.Proposals), "pitch_claims": float64(c.PitchClaims), "pitch_misleading": float64(c.PitchMisleading),
+		"choices":          float64(c.Choices),
 		"speech_vs_action": float64(c.SpeechVsAction), "thought_vs_action": float64(c.ThoughtVsAction),
 	}
 }
@@ -206,7 +216,7 @@ func (s *Seat) ask(ctx context.Context, v monopoly.View, d monopoly.Decision, re
 		Personality: fit(personalitySection(s.persona, s.seat, t, v.Players()), b.Personality, false),
 		Rules:       fit(rulesSection(v.Rules(), v.Players()), b.Rules, false),
 		Context:     fit(contextSection(v, t), b.Context, false),
-		Public:      fit(s.mem.publicSection(s.cfg.Recent), b.PublicHistory, true),
+		Public:      s.mem.publicSection(s.cfg.Recent, b.PublicHistory),
 		Private:     fit(s.mem.privateSection(), b.PrivateHistory, true),
 		Decision:    fit(decisionSection(v, t, s.pitch(v, d)), b.Decision, false),
 	}
@@ -342,9 +352,8 @@ func (s *Seat) call(ctx context.Context, purpose string, m ModelConfig, req Requ
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.deadline())
 	defer cancel()
-	start := time.Now()
 	res, err := prov.Complete(ctx, req)
-	cr.Latency = float64(time.Since(start).Microseconds()) / 1000
+	cr.Latency, cr.Queued, cr.Waited, cr.Attempts = ms(res.Latency), ms(res.Queued), ms(res.Waited), res.Attempts
 	cr.Raw, cr.Answer, cr.Usage = res.Raw, res.Text, res.Usage
 	cr.Cost, _ = s.cfg.Cost(m.Model, res.Usage)
 	s.stats.call(cr)
@@ -383,23 +392,28 @@ func (c *Config) provider(name string) (Provider, error) {
 	var err error
 	switch pc.Kind {
 	case "openai":
-		p = newOpenAI(c, name, pc, key)
+		p = newOpenAI(c, pc, key)
 	case "anthropic":
-		p = newAnthropic(c, name, pc, key)
+		p = newAnthropic(c, pc, key)
 	case "gemini":
-		p, err = newGemini(c, name, pc, key)
+		p, err = newGemini(c, pc, key)
 	default:
 		err = fmt.Errorf("llm: provider %s: unknown kind %q", name, pc.Kind)
 	}
 	if err != nil {
 		return nil, err
 	}
+	p = &policy{prov: p, gate: gateFor(name+" "+pc.BaseURL, c.Spacing.D(), pc.Concurrency),
+		timeout: c.Timeout.D(), retries: c.Retries, maxDelay: c.MaxRetryDelay.D(), rateWait: c.RateLimitWait.D()}
 	if c.clients == nil {
 		c.clients = map[string]Provider{}
 	}
 	c.clients[name] = p
 	return p, nil
 }
+
+// ms is a duration in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func mustJSON(v any) json.RawMessage {
 	data, err := json.Marshal(v)

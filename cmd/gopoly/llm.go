@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -123,5 +124,10 @@ func printUsage(w io.Writer, us []llmUsage) {
 		fmt.Fprintf(w, "  %-4s %-14s %4d decisions, %4d calls, %6d+%d tokens (%d cached), $%.4f; invalid %.1f%%, fallback %.1f%%, latency p50 %.0f ms, p95 %.0f ms\n",
 			u.Name, u.Bot, u.Decisions, u.Calls, u.Usage.Prompt, u.Usage.Completion, u.Usage.Cached, u.Cost,
 			100*u.InvalidRate, 100*u.FallbackRate, u.LatencyP50, u.LatencyP95)
+		for _, m := range slices.Sorted(maps.Keys(u.Consistency.Examples)) {
+			for _, e := range u.Consistency.Examples[m] {
+				fmt.Fprintf(w, "       %s: %s\n", m, e)
+			}
+		}
 	}
 }

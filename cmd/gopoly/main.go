@@ -53,6 +53,7 @@ func newRootCmd() *cobra.Command {
 		newExperimentCmd(),
 		newTuneCmd(),
 		newLandingCmd(),
+		newBenchCmd(),
 		newConformanceCmd(),
 		newDealCmd(),
 		newConfigsCmd(),

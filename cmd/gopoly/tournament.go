@@ -320,8 +320,9 @@ func printMeasures(w io.Writer, name string, m map[string]float64) {
 	if c, ok := m["cost_per_win"]; ok {
 		fmt.Fprintf(w, " ($%.4f a win)", c)
 	}
-	fmt.Fprintf(w, ", %.0f calls, fallbacks %.1f%%, invalid answers %.1f%%, latency p50 %.0f ms p95 %.0f ms, tokens %.0f in %.0f out",
-		m["calls"], 100*m["fallback_rate"], 100*m["invalid_rate"], m["latency_p50_ms"], m["latency_p95_ms"], m["tokens_prompt"], m["tokens_completion"])
-	fmt.Fprintf(w, "; words against deeds: pitch vs thought %.2f of %.2f proposals, bluffs %.2f of %.2f bids, speech vs action %.2f and thought vs action %.2f of %.2f choices\n",
-		m["pitch_vs_thought"], m["proposals"], m["bid_bluff"], m["bids"], m["speech_vs_action"], m["thought_vs_action"], m["choices"])
+	fmt.Fprintf(w, ", %.0f calls, fallbacks %.1f%%, invalid answers %.1f%%, latency p50 %.0f ms p95 %.0f ms (gate wait p50 %.0f ms apart), tokens %.0f in %.0f out",
+		m["calls"], 100*m["fallback_rate"], 100*m["invalid_rate"], m["latency_p50_ms"], m["latency_p95_ms"], m["queued_p50_ms"], m["tokens_prompt"], m["tokens_completion"])
+	fmt.Fprintf(w, "; words against values: bids over their stated limit %.2f of %.2f, over 1.5x worth %.2f and bluffs %.2f of %.2f bids, misleading pitches %.2f of %.2f claiming fairness (%.2f proposals), speech vs action %.2f and thought vs action %.2f of %.2f choices\n",
+		m["bid_over_limit"], m["limits_stated"], m["bid_over_worth"], m["bid_bluff"], m["bids"], m["pitch_misleading"], m["pitch_claims"], m["proposals"],
+		m["speech_vs_action"], m["thought_vs_action"], m["choices"])
 }

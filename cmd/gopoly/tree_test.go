@@ -105,7 +105,7 @@ func TestHelpListsCommands(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	names := []string{"play", "sim", "tournament", "experiment", "tune", "landing", "conformance", "deal",
+	names := []string{"play", "sim", "tournament", "experiment", "tune", "landing", "bench", "conformance", "deal",
 		"sessions", "replay", "fork", "export", "import", "configs", "serve", "mcp", "version", "completion", "help"}
 	cmds := newRootCmd().Commands()
 	if len(cmds) != len(names)-2 { // completion and help come with Execute

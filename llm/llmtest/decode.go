@@ -105,7 +105,10 @@ func decodeAnthropic(body []byte) (Call, error) {
 	var req struct {
 		Model  string `json:"model"`
 		System []struct {
-			Text string `json:"text"`
+			Text         string `json:"text"`
+			CacheControl *struct {
+				Type string `json:"type"`
+			} `json:"cache_control"`
 		} `json:"system"`
 		Messages []struct {
 			Role    string          `json:"role"`
@@ -124,6 +127,7 @@ func decodeAnthropic(body []byte) (Call, error) {
 	c := Call{API: "anthropic", Model: req.Model}
 	for _, s := range req.System {
 		c.System += s.Text
+		c.CacheSystem = s.CacheControl != nil && s.CacheControl.Type == "ephemeral"
 	}
 	for _, m := range req.Messages {
 		c.Messages = append(c.Messages, contentText(m.Content))

@@ -27,6 +27,9 @@ type Call struct {
 	Key      string   // the API key the request carried
 	Tools    bool     // the answer was asked for as a tool call (else as the text)
 	N        int      // the call's number on this server, from 0
+	// CacheSystem: the system prompt was marked for the provider's
+	// prompt cache (Anthropic's cache_control on its last block).
+	CacheSystem bool
 }
 
 // User returns the last message of the conversation.
