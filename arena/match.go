@@ -135,9 +135,9 @@ func (t *Table) play(m Match) (GameResult, error) {
 		}
 		return GameResult{}, err
 	}
-	rounds := g.Round()
-	if g.Capped() && !stalled {
-		rounds = m.Rules.MaxRounds // the counter has moved on to the round not played
+	rounds := g.RoundsPlayed()
+	if stalled {
+		rounds = g.Round()
 	}
 	res := GameResult{Winner: g.Winner(), Rounds: rounds, Rolls: g.Rolls(), Decisions: int64(dec), Capped: g.Capped(), Stalled: stalled}
 	for s, a := range t.agents {

@@ -469,6 +469,16 @@ func (g *Game) Current() int { return int(g.cur) }
 // Round returns the round number (1 for the first round).
 func (g *Game) Round() int { return int(g.round) }
 
+// RoundsPlayed is the round the game is in, or for a game the round
+// limit ended, the limit: its counter has moved on to the round that
+// was not played.
+func (g *Game) RoundsPlayed() int {
+	if g.capped {
+		return min(int(g.round), g.rules.MaxRounds)
+	}
+	return int(g.round)
+}
+
 // Turn returns how many turns have started (1 during the first turn).
 func (g *Game) Turn() int { return int(g.turn) }
 

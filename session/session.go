@@ -286,9 +286,9 @@ func (s *Session) status() Status {
 	switch {
 	case st.Over && s.g.Winner() >= 0:
 		st.Winner = s.g.Winner()
-		st.Summary = fmt.Sprintf("over after %d rounds: %s won", st.Round, s.setup.Seats[st.Winner].Describe())
+		st.Summary = fmt.Sprintf("over after %d rounds: %s won", s.g.RoundsPlayed(), s.setup.Seats[st.Winner].Describe())
 	case st.Over:
-		st.Summary = fmt.Sprintf("over after %d rounds: a tie", st.Round)
+		st.Summary = fmt.Sprintf("over after %d rounds: a tie", s.g.RoundsPlayed())
 	case st.Waiting >= 0:
 		st.Summary = fmt.Sprintf("round %d: waiting for %s to decide %s", st.Round, s.setup.Seats[st.Waiting].Describe(), s.g.Pending().Kind)
 	default:

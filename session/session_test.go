@@ -499,3 +499,25 @@ func TestDecodeAfterChecks(t *testing.T) {
 		t.Errorf("the waiting seat: decoder asked for seat %d, want %d (%v)", asked, p.Waiting, err)
 	}
 }
+
+// A game the round limit ends is over after the limit's rounds, as play
+// and replay count them: the engine's counter has moved on to the round
+// not played.
+func TestCappedSummary(t *testing.T) {
+	st := setup(5, "baseline,baseline,baseline")
+	st.Rules = "max_rounds: 3"
+	s, err := session.NewManager(openStore(t), session.Options{}).Create(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Advance(ctx, 100_000); err != nil {
+		t.Fatal(err)
+	}
+	status := s.Status()
+	if !status.Over || !s.Game().Capped() {
+		t.Fatalf("not ended by the round limit: %+v", status)
+	}
+	if !strings.HasPrefix(status.Summary, "over after 3 rounds") {
+		t.Fatalf("summary %q", status.Summary)
+	}
+}
