@@ -77,7 +77,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, drivers: table.NewDrivers(o.Logger), deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: table.NewOdds(maxOddsGames)}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, drivers: table.NewDrivers(o.Logger), deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: table.NewOdds(maxOddsGames, o.Sessions.Lookup)}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])
