@@ -15,7 +15,7 @@ type Watchers struct {
 	mu     sync.Mutex
 	games  map[string]*watch
 	closed bool
-	next   int // the next listener's key, unique in the process
+	next   int // the last listener's key, unique in the process
 	wg     sync.WaitGroup
 }
 
@@ -52,18 +52,22 @@ func (w *Watchers) Watch(sess *session.Session, f func()) (stop func()) {
 		gw = w.start(sess, listeners)
 		w.games[id] = gw
 	}
-	k := w.next
 	w.next++
+	k := w.next // the closure keeps this listener's key, not the counter
 	gw.listeners[k] = f
-	return func() {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if cur := w.games[id]; cur != nil {
-			delete(cur.listeners, k)
-			if len(cur.listeners) == 0 {
-				cur.stop()
-				delete(w.games, id)
-			}
+	return func() { w.unwatch(id, k) }
+}
+
+// unwatch removes listener k of game id, and the game's watch with its
+// last listener.
+func (w *Watchers) unwatch(id string, k int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if gw := w.games[id]; gw != nil {
+		delete(gw.listeners, k)
+		if len(gw.listeners) == 0 {
+			gw.stop()
+			delete(w.games, id)
 		}
 	}
 }
