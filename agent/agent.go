@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/gopoly/gopoly/monopoly"
 )
@@ -69,24 +68,9 @@ type Scheme struct {
 	Resolve func(arg string) (Bot, error)
 	// Program marks a scheme whose bots run a command or connect to a
 	// program (exec:, tcp:, monopyly:): a host that seats bots its
-	// clients name refuses them (RefusePrograms).
+	// clients name refuses them (the registry it passes in, such as
+	// table.Players).
 	Program bool
-}
-
-// programsRefused, when not "", is why Lookup refuses the names of
-// Program schemes.
-var programsRefused atomic.Pointer[string]
-
-// RefusePrograms makes Lookup refuse the bot names of Program schemes
-// for the rest of the process, with why in the error (how to allow
-// them); "" allows them again. A server that seats bots its clients name
-// calls it: such a name runs a command on the server's machine.
-func RefusePrograms(why string) {
-	if why == "" {
-		programsRefused.Store(nil)
-	} else {
-		programsRefused.Store(&why)
-	}
 }
 
 // RegisterScheme makes bot names "name:ARG" resolve through s. It panics
@@ -149,9 +133,6 @@ func Lookup(name string) (Bot, error) {
 	}
 	if scheme, arg, ok := strings.Cut(name, ":"); ok {
 		if s, ok := schemes[scheme]; ok {
-			if why := programsRefused.Load(); s.Program && why != nil {
-				return Bot{}, fmt.Errorf("agent: bot %q runs a program, which this server does not seat: %s", name, *why)
-			}
 			b, err := s.Resolve(arg)
 			if err != nil {
 				return Bot{}, fmt.Errorf("agent: bot %q: %w", name, err)

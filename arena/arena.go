@@ -84,6 +84,8 @@ type Config struct {
 	Seed    uint64
 	Games   int
 	Workers int // 0: all cores
+	// Registry finds the bots (nil: agent.Lookup, programs included).
+	Registry Registry
 }
 
 // GameResult is the outcome of one game.
@@ -114,8 +116,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("arena: no bots")
 	}
 	for _, b := range c.Bots {
-		if !agent.Known(b) {
-			_, err := agent.New(b, 0, 0)
+		if _, err := c.Registry.Lookup(b); err != nil {
 			return err
 		}
 	}
@@ -140,7 +141,7 @@ func (c *Config) RunGame(i int, t *Table) (GameResult, error) {
 		t.config = append(t.config, Seat{Bot: c.SeatBot(s), Params: c.Params.ForSeat(s)})
 	}
 	seed := GameSeed(c.Seed, i)
-	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed, Game: i})
+	r, err := t.play(Match{Rules: c.Rules, Seats: t.config, Seed: seed, Game: i, Registry: c.Registry})
 	if err != nil {
 		return GameResult{}, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}

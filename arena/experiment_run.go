@@ -98,10 +98,27 @@ type RunOptions struct {
 	// Warn, if set, receives notes about repairs, such as a partial
 	// line dropped from a run that was killed.
 	Warn func(msg string)
+	// Registry finds the seats' bots (nil: agent.Lookup, programs
+	// included): a host that runs experiments for its clients passes
+	// its own.
+	Registry Registry
 
 	// noPlots leaves the figures out: a tuning run's generations are
 	// experiments of many variants whose plots nobody reads.
 	noPlots bool
+}
+
+// Seatable checks that r seats every bot of e's variants: a host that
+// refuses programs refuses an experiment that seats one before it runs.
+func (e *Experiment) Seatable(r Registry) error {
+	for _, va := range e.Variants {
+		for _, s := range va.Seats {
+			if _, err := r.Lookup(s.Bot); err != nil {
+				return fmt.Errorf("arena: variant %s: %w", va.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // RunReport says what a run did.
@@ -132,6 +149,9 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 	}
 	if o.Shards < 1 || o.Shard < 0 || o.Shard >= o.Shards {
 		return RunReport{}, fmt.Errorf("arena: shard %d/%d: want 0 <= shard < shards", o.Shard, o.Shards)
+	}
+	if err := e.Seatable(o.Registry); err != nil {
+		return RunReport{}, err
 	}
 	info := RunInfo{Experiment: e.Name, Fingerprint: e.fingerprint, Shard: o.Shard, Shards: o.Shards,
 		Games: e.ShardGames(o.Shard, o.Shards), Layout: ShardLayout}
@@ -192,7 +212,7 @@ func (e *Experiment) Run(ctx context.Context, o RunOptions) (RunReport, error) {
 		mu.Lock()
 		wk := workers[t]
 		if wk == nil {
-			wk = newExpWorker(e)
+			wk = newExpWorker(e, o.Registry)
 			workers[t] = wk
 		}
 		mu.Unlock()
@@ -704,10 +724,11 @@ type expWorker struct {
 	m      Metrics
 	tr     tracer
 	watch  func(*monopoly.Game)
+	reg    Registry
 }
 
-func newExpWorker(e *Experiment) *expWorker {
-	w := &expWorker{tables: make([][]Table, len(e.Variants))}
+func newExpWorker(e *Experiment, reg Registry) *expWorker {
+	w := &expWorker{tables: make([][]Table, len(e.Variants)), reg: reg}
 	for v := range e.Variants {
 		n := 1
 		if e.Variants[v].Rotate {
@@ -755,7 +776,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if e.Detail == DetailFull {
 		w.tr.reset(j)
 	}
-	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Game: j, Watch: w.watch, Words: e.Detail == DetailFull})
+	res, err := t.play(Match{Rules: va.Rules, Seats: w.seats, Seed: seed, Game: j, Watch: w.watch, Words: e.Detail == DetailFull, Registry: w.reg})
 	if err != nil {
 		return gameOut{}, fmt.Errorf("arena: variant %s, game %d (seed %d): %w", va.Name, j, seed, err)
 	}

@@ -37,6 +37,8 @@ type Match struct {
 	// thought, recorded as events. It costs time and is off for
 	// statistics: a talker's action is the same either way.
 	Words bool
+	// Registry finds the seats' bots (nil: agent.Lookup).
+	Registry Registry
 }
 
 // Table is a game and its players, which one worker reuses from one game
@@ -114,11 +116,11 @@ func (t *Table) play(m Match) (GameResult, error) {
 			continue
 		}
 		agent.CloseAll(t.agents[s : s+1])
-		a, err := agent.NewWith(seat.Bot, seat.Params, s, SeatSeed(m.Seed, s))
+		b, err := m.Registry.Lookup(seat.Bot)
 		if err != nil {
 			return GameResult{}, err
 		}
-		t.agents[s], t.seats[s] = a, seat
+		t.agents[s], t.seats[s] = b.New(seat.Params, s, SeatSeed(m.Seed, s)), seat
 	}
 	for _, a := range t.agents {
 		if n, ok := a.(agent.Numbered); ok {

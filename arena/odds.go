@@ -18,6 +18,8 @@ type OddsOptions struct {
 	// as a timed game (net worth, 7.10); 0: DefaultOddsHorizon.
 	Horizon int
 	Workers int // 0: all cores; the estimate does not depend on it
+	// Registry finds Bot (nil: agent.Lookup).
+	Registry Registry
 }
 
 // Defaults of OddsOptions.
@@ -63,9 +65,11 @@ func WinOdds(ctx context.Context, g *monopoly.Game, viewer int, o OddsOptions) (
 	case viewer < -1 || viewer >= n:
 		return Odds{}, fmt.Errorf("arena: no seat %d to view from", viewer)
 	}
-	if b, err := agent.Lookup(o.Bot); err != nil {
+	b, err := o.Registry.Lookup(o.Bot)
+	if err != nil {
 		return Odds{}, fmt.Errorf("arena: playout bot: %w", err)
-	} else if b.Outside {
+	}
+	if b.Outside {
 		// Thousands of playouts of a program or a language model are
 		// neither quick nor free, and nothing would close them.
 		return Odds{}, fmt.Errorf("arena: playout bot %q plays from outside this process: playouts take a bot of this process", o.Bot)
@@ -85,8 +89,8 @@ func WinOdds(ctx context.Context, g *monopoly.Game, viewer int, o OddsOptions) (
 	}
 	wins := make([]int, n+1) // by seat, and ties last
 	v := g.View(viewer)
-	err := Run(ctx, oddsChunks, o.Workers, func(chunk int, _ *Table) ([]int, error) {
-		return playouts(v, o, chunk)
+	err = Run(ctx, oddsChunks, o.Workers, func(chunk int, _ *Table) ([]int, error) {
+		return playouts(v, b, o, chunk)
 	}, func(_ int, w []int) error {
 		for i, k := range w {
 			wins[i] += k
@@ -108,16 +112,12 @@ func WinOdds(ctx context.Context, g *monopoly.Game, viewer int, o OddsOptions) (
 
 // playouts plays the samples of one chunk and counts their winners, by
 // seat and ties last.
-func playouts(v monopoly.View, o OddsOptions, chunk int) ([]int, error) {
+func playouts(v monopoly.View, b agent.Bot, o OddsOptions, chunk int) ([]int, error) {
 	n := v.Players()
 	wins := make([]int, n+1)
 	bots := make([]agent.Agent, n)
 	for p := range bots {
-		a, err := agent.New(o.Bot, p, 0)
-		if err != nil {
-			return nil, err
-		}
-		bots[p] = a
+		bots[p] = b.New(agent.ParamSpec{}, p, 0)
 	}
 	f := new(monopoly.Game)
 	for i := chunk; i < o.Samples; i += oddsChunks {

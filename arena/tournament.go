@@ -60,6 +60,8 @@ type TournamentConfig struct {
 	// overrides of single seats would follow the seat rather than the
 	// bot: they are refused.
 	Params agent.SeatParams
+	// Registry finds the entrants (nil: agent.Lookup, programs included).
+	Registry Registry
 }
 
 // Tournament is a validated tournament with its seating plan.
@@ -90,7 +92,7 @@ func NewTournament(c TournamentConfig) (*Tournament, error) {
 	}
 	t := &Tournament{TournamentConfig: c}
 	for _, b := range c.Bots {
-		if _, err := agent.Lookup(b); err != nil {
+		if _, err := c.Registry.Lookup(b); err != nil {
 			return nil, err
 		}
 		i := slices.Index(t.names, b)
@@ -263,7 +265,7 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 		seats[s] = Seat{Bot: t.entries[e], Params: t.Params.All}
 		g.Seating[s] = t.entries[e]
 	}
-	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i})
+	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i, Registry: t.Registry})
 	if err != nil {
 		return TournamentGame{}, fmt.Errorf("arena: game %d (seed %d): %w", i, g.Seed, err)
 	}

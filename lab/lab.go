@@ -60,6 +60,7 @@ var ErrBusy = errors.New("lab: the experiment run is running")
 type Manager struct {
 	dir     string
 	workers int
+	players arena.Registry
 
 	mu      sync.Mutex
 	running map[string]*run
@@ -75,12 +76,14 @@ type run struct {
 }
 
 // NewManager opens the lab in dir, creating it; workers is how many
-// cores each run uses (0: all).
-func NewManager(dir string, workers int) (*Manager, error) {
+// cores each run uses (0: all); players is the registry its runs seat
+// bots from (nil: agent.Lookup, programs included), which a server
+// passes so that its clients' runs seat what its sessions seat.
+func NewManager(dir string, workers int, players arena.Registry) (*Manager, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lab: %w", err)
 	}
-	return &Manager{dir: dir, workers: workers, running: map[string]*run{}, watch: map[int]func(Status){}}, nil
+	return &Manager{dir: dir, workers: workers, players: players, running: map[string]*run{}, watch: map[int]func(Status){}}, nil
 }
 
 // Watch calls f with a run's status whenever it starts, makes progress
@@ -141,6 +144,9 @@ func (m *Manager) Resume(id string) (Status, error) {
 }
 
 func (m *Manager) start(id string, e *arena.Experiment, started time.Time) (Status, error) {
+	if err := e.Seatable(m.players); err != nil {
+		return Status{}, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &run{cancel: cancel, done: make(chan struct{}),
 		status: Status{ID: id, Experiment: e.Name, State: StateRunning, Total: e.Games(), Started: started}}
@@ -172,7 +178,7 @@ func (m *Manager) play(ctx context.Context, r *run, e *arena.Experiment) {
 	defer m.wg.Done()
 	defer close(r.done)
 	id := r.status.ID
-	rep, err := e.Run(ctx, arena.RunOptions{Dir: m.path(id), Workers: m.workers,
+	rep, err := e.Run(ctx, arena.RunOptions{Dir: m.path(id), Workers: m.workers, Registry: m.players,
 		Progress: func(done, total int) {
 			if done == 1 {
 				m.record(r.snapshot(&m.mu)) // the directory exists now

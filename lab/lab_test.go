@@ -55,7 +55,7 @@ func lines(b []byte) int { return bytes.Count(b, []byte("\n")) }
 // A run plays every game in the background and leaves its results, its
 // summary and its spec in the lab's directory.
 func TestRunToCompletion(t *testing.T) {
-	m, err := NewManager(t.TempDir(), 2)
+	m, err := NewManager(t.TempDir(), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestRunToCompletion(t *testing.T) {
 // stopped.
 func TestCancelRestartResume(t *testing.T) {
 	dir := t.TempDir()
-	m, err := NewManager(dir, 1)
+	m, err := NewManager(dir, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestCancelRestartResume(t *testing.T) {
 	// A process that stopped under a run leaves it recorded as running:
 	// the next one reads it as stopped.
 	os.WriteFile(filepath.Join(dir, s.ID, statusFile), []byte(`{"state":"running"}`), 0o644)
-	m2, err := NewManager(dir, 2)
+	m2, err := NewManager(dir, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestCancelRestartResume(t *testing.T) {
 // Bad input is refused with a clear error and starts nothing.
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
-	m, err := NewManager(dir, 1)
+	m, err := NewManager(dir, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

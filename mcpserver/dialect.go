@@ -70,11 +70,11 @@ var busMoves = []string{"die1", "die2", "total"}
 // jailChoices are jailExit's choices and the engine's actions for them.
 // "wait" is staying in jail, which in the engine is a roll for doubles
 // that may fail.
-var jailChoices = map[string]string{
-	"payFine":    "pay_jail_fine",
-	"useCard":    "use_jail_card",
-	"tryDoubles": "roll_for_doubles",
-	"wait":       "roll_for_doubles",
+var jailChoices = map[string]monopoly.ActionKind{
+	"payFine":    monopoly.ActPayJailFine,
+	"useCard":    monopoly.ActUseJailCard,
+	"tryDoubles": monopoly.ActRollForDoubles,
+	"wait":       monopoly.ActRollForDoubles,
 }
 
 // parsed is a decision as read from a client.
@@ -84,27 +84,14 @@ type parsed struct {
 	dialect         string
 }
 
-// wireAction is the action JSON a payload translates to, written for
-// wire.DecodeAction to read and check.
-type wireAction struct {
-	Kind   string          `json:"kind"`
-	Square *int            `json:"square,omitempty"`
-	Amount *int            `json:"amount,omitempty"`
-	Deck   json.RawMessage `json:"deck,omitempty"`
-	Limit  *int            `json:"limit,omitempty"`
-	Offer  *wireOffer      `json:"offer,omitempty"`
-}
-
-type wireOffer struct {
-	To   int      `json:"to"`
-	Give wireSide `json:"give"`
-	Get  wireSide `json:"get"`
-}
-
-type wireSide struct {
-	Squares   []int    `json:"squares,omitempty"`
-	Cash      int64    `json:"cash,omitempty"`
-	JailCards []string `json:"jail_cards,omitempty"`
+// asking is the seat a decision is read for. Its Pending (the decision,
+// its options and its view) is made only when a monopoly-mcp payload is
+// read, against the legal options: gopoly's JSON and the notation need
+// only the seat and the players' names.
+type asking struct {
+	seat    int
+	names   []string
+	pending func() *session.Pending
 }
 
 // mcpSide is one side of a monopoly-mcp trade payload.
@@ -115,9 +102,8 @@ type mcpSide struct {
 }
 
 // parseDecision reads raw, a decision in any of the forms above, for the
-// seat p asks (p is that seat's Pending: the decision, its options and
-// its view, which the translation of monopoly-mcp's kinds reads).
-func parseDecision(p *session.Pending, r *monopoly.Rules, raw json.RawMessage) (parsed, error) {
+// seat q asks.
+func parseDecision(q asking, r *monopoly.Rules, raw json.RawMessage) (parsed, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		var text string
@@ -126,7 +112,7 @@ func parseDecision(p *session.Pending, r *monopoly.Rules, raw json.RawMessage) (
 		}
 		text = strings.TrimSpace(text)
 		if !strings.HasPrefix(text, "{") {
-			a, err := wire.Notation{Rules: r, Names: names(p.View)}.Parse(p.Seat, text)
+			a, err := wire.Notation{Rules: r, Names: q.names}.Parse(q.seat, text)
 			return parsed{action: a, dialect: dialectNotation}, err
 		}
 		raw = []byte(text)
@@ -137,7 +123,7 @@ func parseDecision(p *session.Pending, r *monopoly.Rules, raw json.RawMessage) (
 			"a JSON-encoded string of one, or a move in the text notation such as \"buy\"; got %s", clip(raw))
 	}
 	if _, ok := keys["action"]; ok {
-		a, speech, thought, err := wire.DecodeAnswer(r, p.Seat, raw)
+		a, speech, thought, err := wire.DecodeAnswer(r, q.seat, raw)
 		return parsed{action: a, speech: speech, thought: thought, dialect: dialectGopoly}, err
 	}
 	var kind string
@@ -146,28 +132,24 @@ func parseDecision(p *session.Pending, r *monopoly.Rules, raw json.RawMessage) (
 			strings.Join(gopolyKinds(), ", ") + `) or a monopoly-mcp kind (` + strings.Join(slices.Sorted(maps.Keys(mcpKinds)), ", ") + ")")
 	}
 	if _, ok := mcpKinds[kind]; !ok {
-		a, err := wire.DecodeAction(r, p.Seat, raw)
+		a, err := wire.DecodeAction(r, q.seat, raw)
 		if err != nil && !slices.Contains(gopolyKinds(), kind) {
 			err = fmt.Errorf("decision: unknown kind %q: want a gopoly action kind (%s) or a monopoly-mcp kind (%s)",
 				kind, strings.Join(gopolyKinds(), ", "), strings.Join(slices.Sorted(maps.Keys(mcpKinds)), ", "))
 		}
 		return parsed{action: a, dialect: dialectGopoly}, err
 	}
-	w, speech, thought, err := fromMCP(p, kind, keys)
+	w, speech, thought, err := fromMCP(q.pending(), kind, keys)
 	if err != nil {
 		return parsed{}, fmt.Errorf("decision: %s: %w", kind, err)
 	}
-	data, err := json.Marshal(w)
-	if err != nil {
-		return parsed{}, err
-	}
-	a, err := wire.DecodeAction(r, p.Seat, data)
+	a, err := w.Action(r, q.seat)
 	return parsed{action: a, speech: speech, thought: thought, dialect: dialectMCP}, err
 }
 
 // fromMCP translates a monopoly-mcp payload of kind into the engine's
-// action JSON.
-func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (w wireAction, speech, thought string, err error) {
+// action, key by key, for wire to check as it checks the action's JSON.
+func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (w wire.Fields, speech, thought string, err error) {
 	allowed := append([]string{"kind", "speech", "thought"}, mcpKinds[kind]...)
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		if !slices.Contains(allowed, k) {
@@ -185,9 +167,9 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 	case "rollDice":
 		switch {
 		case d.Kind == monopoly.DecisionJail:
-			w.Kind = "roll_for_doubles"
+			w.Kind = monopoly.ActRollForDoubles
 		case d.Kind == monopoly.DecisionManage && (d.Phase == monopoly.PhaseBeforeRoll || d.RollsAgain):
-			w.Kind = "continue"
+			w.Kind = monopoly.ActContinue
 		case d.Kind == monopoly.DecisionManage:
 			return w, "", "", errors.New("the roll of this turn is done and no doubles were rolled: yieldTurn ends the turn")
 		default:
@@ -196,7 +178,7 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 	case "yieldTurn":
 		switch {
 		case d.Kind == monopoly.DecisionManage && d.Phase == monopoly.PhaseAfterRoll && !d.RollsAgain:
-			w.Kind = "continue"
+			w.Kind = monopoly.ActContinue
 		case d.Kind == monopoly.DecisionManage && d.RollsAgain:
 			return w, "", "", errors.New("doubles were rolled: the turn goes on with rollDice")
 		case d.Kind == monopoly.DecisionManage:
@@ -205,13 +187,13 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 			return w, "", "", fmt.Errorf("the turn cannot end now: the decision is %s", d.Kind)
 		}
 	case "declareBankruptcy":
-		w.Kind = "declare_bankruptcy"
+		w.Kind = monopoly.ActDeclareBankruptcy
 	case "purchaseProperty":
 		var buy bool
 		if err := required(keys, "buy", &buy); err != nil {
 			return w, "", "", err
 		}
-		w.Kind = map[bool]string{true: "buy", false: "decline"}[buy]
+		w.Kind = map[bool]monopoly.ActionKind{true: monopoly.ActBuy, false: monopoly.ActDecline}[buy]
 	case "jailExit":
 		var choice string
 		if err := required(keys, "choice", &choice); err != nil {
@@ -234,20 +216,20 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 			return w, "", "", errors.New(`"bid" is missing: an amount, or null to drop out`)
 		}
 		if string(bytes.TrimSpace(bid)) == "null" {
-			w.Kind = "drop_out"
+			w.Kind = monopoly.ActDropOut
 			break
 		}
 		var amount int
 		if err := json.Unmarshal(bid, &amount); err != nil {
 			return w, "", "", fmt.Errorf("bid %s: want a whole number of dollars, or null to drop out", clip(bid))
 		}
-		w.Kind, w.Amount = "bid", &amount
+		w.Kind, w.Amount = monopoly.ActBid, &amount
 	case "attemptTrade", "acceptCounterOffer":
 		var accept bool
 		if err := required(keys, "accept", &accept); err != nil {
 			return w, "", "", err
 		}
-		w.Kind = map[bool]string{true: "accept_trade", false: "reject_trade"}[accept]
+		w.Kind = map[bool]monopoly.ActionKind{true: monopoly.ActAcceptTrade, false: monopoly.ActRejectTrade}[accept]
 		if _, ok := keys["limit"]; ok {
 			if !accept {
 				return w, "", "", errors.New(`"limit" goes with accept: true (a sealed deal's limit)`)
@@ -262,7 +244,7 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 		if err != nil {
 			return w, "", "", err
 		}
-		w.Kind, w.Offer = map[string]string{"proposeTrade": "propose_trade", "counterTrade": "counter_trade"}[kind], o
+		w.Kind, w.Offer = map[string]monopoly.ActionKind{"proposeTrade": monopoly.ActProposeTrade, "counterTrade": monopoly.ActCounterTrade}[kind], o
 	case "mortgageProperty", "unmortgageProperty", "improveGroup", "unimproveGroup":
 		sq, act, err := squareAction(p, kind, keys)
 		if err != nil {
@@ -274,7 +256,7 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 		if err != nil {
 			return w, "", "", err
 		}
-		w.Kind, w.Square = "move", &sq
+		w.Kind, w.Square = monopoly.ActMove, &sq
 	}
 	return w, speech, thought, nil
 }
@@ -305,44 +287,47 @@ func movementSquare(p *session.Pending, keys map[string]json.RawMessage) (int, e
 
 // squareKinds are monopoly-mcp's kinds that act on one square: the key
 // that must be true, and the engine's action.
-var squareKinds = map[string]struct{ flag, action string }{
-	"mortgageProperty":   {"mortgage", "mortgage"},
-	"unmortgageProperty": {"unmortgage", "unmortgage"},
-	"improveGroup":       {"improve", "build"},
-	"unimproveGroup":     {"unimprove", "sell_building"},
+var squareKinds = map[string]struct {
+	flag   string
+	action monopoly.ActionKind
+}{
+	"mortgageProperty":   {"mortgage", monopoly.ActMortgage},
+	"unmortgageProperty": {"unmortgage", monopoly.ActUnmortgage},
+	"improveGroup":       {"improve", monopoly.ActBuild},
+	"unimproveGroup":     {"unimprove", monopoly.ActSellBuilding},
 }
 
 // squareAction reads a payload on one square. Without a location the
 // square is found among the legal actions of that kind: the one there
 // is, or, building or selling, the first in colorGroup (the engine's
 // even-building rule leaves the squares of a group it lists equal).
-func squareAction(p *session.Pending, kind string, keys map[string]json.RawMessage) (int, string, error) {
+func squareAction(p *session.Pending, kind string, keys map[string]json.RawMessage) (int, monopoly.ActionKind, error) {
 	k := squareKinds[kind]
 	var on bool
 	if err := required(keys, k.flag, &on); err != nil {
-		return 0, "", err
+		return 0, 0, err
 	}
 	if !on {
-		return 0, "", fmt.Errorf("%s: false asks for nothing: leave it out, and go on with rollDice or yieldTurn", k.flag)
+		return 0, 0, fmt.Errorf("%s: false asks for nothing: leave it out, and go on with rollDice or yieldTurn", k.flag)
 	}
 	var group string
 	if err := optional(keys, "colorGroup", &group); err != nil {
-		return 0, "", err
+		return 0, 0, err
 	}
 	if _, ok := keys["location"]; ok {
 		var sq int
 		if err := required(keys, "location", &sq); err != nil {
-			return 0, "", err
+			return 0, 0, err
 		}
 		if group != "" && (sq < 0 || sq >= len(p.View.Board) || groupKey(p.View.Board[sq].Group) != groupKey(group)) {
-			return 0, "", fmt.Errorf("location %d is not in colorGroup %q", sq, group)
+			return 0, 0, fmt.Errorf("location %d is not in colorGroup %q", sq, group)
 		}
 		return sq, k.action, nil
 	}
 	var cands []int
 	groups := map[string]bool{}
 	for _, a := range optionActions(p) {
-		if a.Kind != k.action || a.Square == nil {
+		if a.Kind != k.action.String() || a.Square == nil {
 			continue
 		}
 		g := p.View.Board[*a.Square].Group
@@ -357,20 +342,20 @@ func squareAction(p *session.Pending, kind string, keys map[string]json.RawMessa
 	}
 	switch {
 	case len(cands) == 0:
-		return 0, "", fmt.Errorf("no legal %s now%s", k.action, where)
+		return 0, 0, fmt.Errorf("no legal %s now%s", k.action, where)
 	case len(cands) == 1, (kind == "improveGroup" || kind == "unimproveGroup") && len(groups) == 1:
 		return cands[0], k.action, nil
 	case kind == "improveGroup" || kind == "unimproveGroup":
-		return 0, "", fmt.Errorf("which colorGroup? %s", strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
+		return 0, 0, fmt.Errorf("which colorGroup? %s", strings.Join(slices.Sorted(maps.Keys(groups)), ", "))
 	}
-	return 0, "", fmt.Errorf("which location? %s may be on squares %v", k.action, cands)
+	return 0, 0, fmt.Errorf("which location? %s may be on squares %v", k.action, cands)
 }
 
 // tradeOffer reads a trade payload: buyerGives is what the answering
 // seat gives, sellerGives what it asks of the other. A counter goes back
 // to the proposer; a proposal to the owner of the squares asked for,
 // or to "to" (a seat or a player's name).
-func tradeOffer(p *session.Pending, kind string, keys map[string]json.RawMessage) (*wireOffer, error) {
+func tradeOffer(p *session.Pending, kind string, keys map[string]json.RawMessage) (*wire.OfferFields, error) {
 	var give, get mcpSide
 	if err := optionalStrict(keys, "buyerGives", &give); err != nil {
 		return nil, err
@@ -378,9 +363,9 @@ func tradeOffer(p *session.Pending, kind string, keys map[string]json.RawMessage
 	if err := optionalStrict(keys, "sellerGives", &get); err != nil {
 		return nil, err
 	}
-	o := &wireOffer{To: -1,
-		Give: wireSide{Squares: give.PropertyLocations, Cash: give.Cash, JailCards: give.JailCards},
-		Get:  wireSide{Squares: get.PropertyLocations, Cash: get.Cash, JailCards: get.JailCards}}
+	o := &wire.OfferFields{To: -1,
+		Give: wire.SideFields{Squares: give.PropertyLocations, Cash: give.Cash, JailCards: give.JailCards},
+		Get:  wire.SideFields{Squares: get.PropertyLocations, Cash: get.Cash, JailCards: get.JailCards}}
 	if kind == "counterTrade" {
 		o.To = p.Decision.Counterparty
 		if p.Decision.Kind != monopoly.DecisionTradeResponse {

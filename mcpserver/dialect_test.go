@@ -41,6 +41,11 @@ func dialectTable(t *testing.T, rules string, seed uint64) (*session.Session, []
 	return s, answerers
 }
 
+// askingOf asks p's seat, with p as its Pending.
+func askingOf(p *session.Pending) asking {
+	return asking{seat: p.Seat, names: names(p.View), pending: func() *session.Pending { return p }}
+}
+
 // same compares actions, offers by value.
 func same(a, b monopoly.Action) bool {
 	if (a.Offer == nil) != (b.Offer == nil) || a.Offer != nil && *a.Offer != *b.Offer {
@@ -126,7 +131,7 @@ func TestPayloadsReadBack(t *testing.T) {
 					forms = append(forms, lp.Payload, quoted)
 				}
 				for _, f := range forms {
-					got, err := parseDecision(&p, r, f)
+					got, err := parseDecision(askingOf(&p), r, f)
 					if err != nil {
 						t.Fatalf("%s (decision %s, phase %s): %v", f, p.Decision.Kind, p.Decision.Phase, err)
 					}
@@ -140,7 +145,7 @@ func TestPayloadsReadBack(t *testing.T) {
 			if k := ans.Action.Kind; k == monopoly.ActProposeTrade || k == monopoly.ActCounterTrade {
 				kind := map[monopoly.ActionKind]string{monopoly.ActProposeTrade: "proposeTrade", monopoly.ActCounterTrade: "counterTrade"}[k]
 				raw, _ := json.Marshal(mcpTrade(r, kind, ans.Action))
-				got, err := parseDecision(&p, r, raw)
+				got, err := parseDecision(askingOf(&p), r, raw)
 				want := ans.Action
 				want.Offer.From = int8(seat)
 				if got.action.Offer != nil {
@@ -231,7 +236,7 @@ func TestPayloadErrors(t *testing.T) {
 		if reflect.ValueOf(c.at).Pointer() == reflect.ValueOf(afterRoll).Pointer() {
 			ss, pp = s2, p2
 		}
-		_, err := parseDecision(&pp, ss.Rules(), json.RawMessage(c.decision))
+		_, err := parseDecision(askingOf(&pp), ss.Rules(), json.RawMessage(c.decision))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.decision, err, c.want)
 		}
@@ -262,12 +267,34 @@ func TestPayloadsWithoutLocation(t *testing.T) {
 		}
 	}
 	group := mcpGroup(p.View.Board[first].Group)
-	got, err := parseDecision(&p, s.Rules(), json.RawMessage(`{"kind":"improveGroup","improve":true,"colorGroup":"`+group+`"}`))
+	got, err := parseDecision(askingOf(&p), s.Rules(), json.RawMessage(`{"kind":"improveGroup","improve":true,"colorGroup":"`+group+`"}`))
 	if err != nil || got.action.Kind != monopoly.ActBuild || got.action.Arg != first {
 		t.Errorf("improveGroup in %s: %+v, %v; want a build on %d", group, got.action, err, first)
 	}
-	_, err = parseDecision(&p, s.Rules(), json.RawMessage(`{"kind":"improveGroup","improve":true}`))
+	_, err = parseDecision(askingOf(&p), s.Rules(), json.RawMessage(`{"kind":"improveGroup","improve":true}`))
 	if len(groups) == 1 && err != nil || len(groups) > 1 && (err == nil || !strings.Contains(err.Error(), "which colorGroup?")) {
 		t.Errorf("improveGroup without a group, %d groups buildable: %v", len(groups), err)
+	}
+}
+
+// TestGopolyFormsMakeNoPending checks that gopoly's JSON and notation
+// are read without the seat's Pending, which only monopoly-mcp's
+// payloads are read against.
+func TestGopolyFormsMakeNoPending(t *testing.T) {
+	r := monopoly.DefaultRules()
+	made := 0
+	q := asking{seat: 0, names: []string{"Ann", "Bob"}, pending: func() *session.Pending { made++; return &session.Pending{} }}
+	for _, raw := range []string{`{"kind":"buy"}`, `{"action":{"kind":"buy"},"speech":"Mine"}`, `"buy"`, `"{\"kind\":\"buy\"}"`} {
+		got, err := parseDecision(q, r, json.RawMessage(raw))
+		if err != nil || got.action.Kind != monopoly.ActBuy {
+			t.Errorf("%s: %+v, %v", raw, got.action, err)
+		}
+	}
+	if made != 0 {
+		t.Errorf("gopoly's forms made the Pending %d times", made)
+	}
+	parseDecision(q, r, json.RawMessage(`{"kind":"purchaseProperty","buy":true}`))
+	if made != 1 {
+		t.Errorf("a monopoly-mcp payload made the Pending %d times, want 1", made)
 	}
 }

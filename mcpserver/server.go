@@ -73,7 +73,7 @@ func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
 	if o.Store == "" {
 		o.Store = "the store"
 	}
-	s := &Server{m: m, opt: o, odds: table.NewOdds(maxOddsGames), drivers: table.NewDrivers(slog.Default()), started: time.Now()}
+	s := &Server{m: m, opt: o, odds: table.NewOdds(maxOddsGames, m.Lookup), drivers: table.NewDrivers(slog.Default()), started: time.Now()}
 	s.watch.init(s)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "gopoly", Title: "gopoly: a Monopoly table", Version: o.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,

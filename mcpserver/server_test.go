@@ -40,7 +40,7 @@ func newTable(t testing.TB, dir string) *table {
 		t.Fatal(err)
 	}
 	m := session.NewManager(st, session.Options{Research: true}) // the research view on, as a host may have it
-	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1)
+	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 )
 
 // Subscriptions: the SDK keeps who subscribed to which URI and sends
@@ -36,83 +37,56 @@ const maxSubscribed = 10_000
 // globalLists are the shared resources that change with any game.
 var globalLists = []string{"game://sessions", "game://active-decisions", "game://monitoring"}
 
-// watcher watches the games this server opened, and counts the
-// subscriptions.
+// watcher follows the games this server opened, through the process's
+// table.Watchers, and counts the subscriptions.
 type watcher struct {
 	s      *Server
+	tw     *table.Watchers
 	mu     sync.Mutex
-	games  map[string]*watched
+	games  map[string]func()         // game id -> stops following it
 	subs   map[string]map[string]int // game id ("" for the rest) -> subscribed URI -> subscriptions
 	nsubs  int                       // URIs in subs
-	done   chan struct{}
 	closed bool
 }
 
-// watched is one game's watch.
-type watched struct {
-	g    *session.Session
-	stop func()
-}
-
 func (w *watcher) init(s *Server) {
-	w.s, w.games, w.subs, w.done = s, map[string]*watched{}, map[string]map[string]int{}, make(chan struct{})
+	w.s, w.tw, w.games, w.subs = s, table.NewWatchers(), map[string]func(){}, map[string]map[string]int{}
 }
 
-// game watches g, unless it is watched already. A session the manager
-// reopened (after a failed write) is a new one, watched in its place.
+// game follows g, unless it is followed already; table.Watchers follows
+// a session the manager reopened in the old one's place.
 func (w *watcher) game(g *session.Session) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	id := g.ID()
-	if old := w.games[id]; w.closed || old != nil && old.g == g {
+	if _, ok := w.games[id]; w.closed || ok {
 		return
-	} else if old != nil {
-		old.stop()
 	}
-	ch, unsubscribe := g.Subscribe()
-	quit := make(chan struct{})
-	w.games[id] = &watched{g, func() { unsubscribe(); close(quit) }}
-	go func() {
-		for {
-			select {
-			case <-ch:
-				w.s.publishGame(id)
-			case <-quit:
-				return
-			case <-w.done:
-				return
-			}
-		}
-	}()
+	w.games[id] = w.tw.Watch(g, func() { w.s.publishGame(id) })
 }
 
-// forget stops watching a deleted game.
+// forget stops following a deleted game.
 func (w *watcher) forget(id string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if old := w.games[id]; old != nil {
-		old.stop()
+	if stop := w.games[id]; stop != nil {
+		stop()
 		delete(w.games, id)
 	}
 	w.nsubs -= len(w.subs[id])
 	delete(w.subs, id)
 }
 
-// close stops every watch.
+// close stops following every game.
 func (w *watcher) close() {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.closed {
-		w.closed = true
-		close(w.done)
-		for _, old := range w.games {
-			old.stop()
-		}
-		w.games = map[string]*watched{}
-	}
+	w.closed = true
+	w.games = map[string]func(){}
+	w.mu.Unlock()
+	w.tw.Close()
 }
 
-// count is how many games are watched.
+// count is how many games are followed.
 func (w *watcher) count() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()

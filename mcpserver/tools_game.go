@@ -669,9 +669,11 @@ type mcpAnswer struct {
 func (d *mcpAnswer) Name() string { return "mcp" }
 
 func (d *mcpAnswer) Decode(q session.Asked, raw []byte) (agent.Answer, error) {
-	p := q.Pending() // monopoly-mcp's payloads are read against the legal options
+	// monopoly-mcp's payloads are read against the legal options: only
+	// they make the seat's Pending.
+	pending := func() *session.Pending { p := q.Pending(); return &p }
 	var err error
-	if d.parsed, err = parseDecision(&p, q.Rules, raw); err != nil {
+	if d.parsed, err = parseDecision(asking{seat: q.Seat, names: q.Names, pending: pending}, q.Rules, raw); err != nil {
 		return agent.Answer{}, err
 	}
 	if d.parsed.speech != "" && d.speech != "" || d.parsed.thought != "" && d.thought != "" {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/monopoly"
@@ -233,7 +232,7 @@ func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in t
 		return tournamentOut{}, errors.New("bots: at least two entrants")
 	}
 	for i, b := range in.Bots {
-		if !agent.Known(b) {
+		if _, err := s.m.Lookup(b); err != nil {
 			return tournamentOut{}, fmt.Errorf("bots[%d]: unknown bot %q (list_tokens and create_game's schema list them)", i, b)
 		}
 	}
@@ -255,7 +254,7 @@ func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in t
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	t, err := arena.NewTournament(arena.TournamentConfig{Rules: rules.Rules, Bots: in.Bots, Players: players, Games: in.Games, Seed: seed})
+	t, err := arena.NewTournament(arena.TournamentConfig{Rules: rules.Rules, Bots: in.Bots, Players: players, Games: in.Games, Seed: seed, Registry: s.m.Lookup})
 	if err != nil {
 		return tournamentOut{}, err
 	}
@@ -280,7 +279,7 @@ func (s *Server) winProbabilities(ctx context.Context, _ *mcp.CallToolRequest, i
 		return oddsOut{}, fmt.Errorf("samples: from 1 to %d, got %d", maxOddsSamples, in.Samples)
 	}
 	if in.Bot != "" {
-		if _, err := agent.Lookup(in.Bot); err != nil {
+		if _, err := s.m.Lookup(in.Bot); err != nil {
 			return oddsOut{}, fmt.Errorf("bot: %w", err)
 		}
 	}

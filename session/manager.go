@@ -34,8 +34,10 @@ type Options struct {
 	Players func(name string) (agent.Bot, error)
 }
 
-// lookup finds a bot in the manager's registry.
-func (m *Manager) lookup(name string) (agent.Bot, error) {
+// Lookup finds a bot in the manager's registry (Options.Players): what
+// its sessions seat, and what a host's other runs for the same clients
+// (tournaments, experiments, chances to win) may seat.
+func (m *Manager) Lookup(name string) (agent.Bot, error) {
 	if m.opt.Players != nil {
 		return m.opt.Players(name)
 	}

@@ -213,7 +213,7 @@ func (s *Session) usable() error {
 // newSession makes a session at the start of its game: its setup
 // compiled, its bots made, nothing played.
 func (m *Manager) newSession(id string, setup Setup) (*Session, error) {
-	c, err := setup.compile(m.lookup)
+	c, err := setup.compile(m.Lookup)
 	if err != nil {
 		return nil, err
 	}

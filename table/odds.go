@@ -21,6 +21,8 @@ type Odds struct {
 	games map[string]*list.Element // of *oddsEntry
 	lru   list.List                // most recently asked first
 	runs  int                      // estimates computed, for the tests
+	// players finds the playouts' bot: the host's registry.
+	players arena.Registry
 }
 
 // oddsEntry is one game's latest estimate, or the one being computed.
@@ -36,12 +38,20 @@ type oddsEntry struct {
 // length) and the options.
 type oddsKey struct {
 	entries int
-	opt     arena.OddsOptions
+	opt     oddsOpt
+}
+
+// oddsOpt is what of arena.OddsOptions an estimate depends on: all of
+// it but the registry, the cache's own, which is not comparable.
+type oddsOpt struct {
+	samples, horizon, workers int
+	seed                      uint64
+	bot                       string
 }
 
 // NewOdds returns a cache of the latest estimate of at most max games.
-func NewOdds(max int) *Odds {
-	return &Odds{max: max, games: map[string]*list.Element{}}
+func NewOdds(max int, players arena.Registry) *Odds {
+	return &Odds{max: max, players: players, games: map[string]*list.Element{}}
 }
 
 // Of returns the chances to win of sess's position now, with opt and
@@ -53,7 +63,7 @@ func (o *Odds) Of(ctx context.Context, sess *session.Session, opt arena.OddsOpti
 	if seed != nil {
 		opt.Seed = *seed
 	}
-	k := oddsKey{entries, opt}
+	k := oddsKey{entries, oddsOpt{opt.Samples, opt.Horizon, opt.Workers, opt.Seed, opt.Bot}}
 	o.mu.Lock()
 	el, ok := o.games[sess.ID()]
 	if ok && el.Value.(*oddsEntry).key == k {
@@ -79,6 +89,7 @@ func (o *Odds) Of(ctx context.Context, sess *session.Session, opt arena.OddsOpti
 	}
 	o.mu.Unlock()
 	// Computed apart from the asker's context: others may wait for it.
+	opt.Registry = o.players
 	e.odds, e.err = arena.WinOdds(context.WithoutCancel(ctx), g, -1, opt)
 	close(e.done)
 	if e.err != nil { // not kept: the next asker tries again

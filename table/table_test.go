@@ -43,7 +43,7 @@ func newGame(t *testing.T, seats string) *session.Session {
 // keeps the latest of at most max games.
 func TestOddsOncePerPosition(t *testing.T) {
 	games := []*session.Session{newGame(t, "human,baseline"), newGame(t, "human,shark"), newGame(t, "human,turtle")}
-	o := NewOdds(2)
+	o := NewOdds(2, nil)
 	opt := arena.OddsOptions{Samples: 20, Horizon: 20}
 	var wg sync.WaitGroup
 	results := make([]arena.Odds, 8)

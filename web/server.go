@@ -55,6 +55,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	drivers  *table.Drivers       // the pacing of games of bots
+	watchers *table.Watchers      // one watch per game, for every feed of it
 	deals    map[string]*dealGame // at most maxDeals
 	maxDeals int
 	feeds    map[feedKey]*feed
@@ -77,7 +78,7 @@ func New(o Options) *Server {
 		o.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, drivers: table.NewDrivers(o.Logger), deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: table.NewOdds(maxOddsGames)}
+	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, drivers: table.NewDrivers(o.Logger), watchers: table.NewWatchers(), deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: table.NewOdds(maxOddsGames, o.Sessions.Lookup)}
 	var key [32]byte
 	rand.Read(key[:])
 	mac := hmac.New(sha256.New, key[:])
@@ -125,6 +126,7 @@ func (s *Server) Close() {
 	s.cancel()
 	s.drivers.Close()
 	s.wg.Wait()
+	s.watchers.Close()
 }
 
 // guard refuses a state-changing request that does not carry the

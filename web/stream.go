@@ -72,7 +72,13 @@ func (f *feed) leave() {
 // once no stream has read f for feedIdle.
 func (s *Server) read(sess *session.Session, tok string, k feedKey, f *feed) {
 	defer s.wg.Done()
-	changed, stop := sess.Subscribe()
+	changed := make(chan struct{}, 1)
+	stop := s.watchers.Watch(sess, func() {
+		select {
+		case changed <- struct{}{}:
+		default: // one change pending is enough: the feed reads all that is new
+		}
+	})
 	defer stop()
 	setup := sess.Setup()
 	rules, names := sess.Rules(), setup.Names()

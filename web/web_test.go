@@ -41,7 +41,7 @@ func newTestServer(t testing.TB) *testServer {
 		t.Fatal(err)
 	}
 	m := session.NewManager(st, session.Options{Research: true})
-	lm, err := lab.NewManager(filepath.Join(t.TempDir(), "experiments"), 1)
+	lm, err := lab.NewManager(filepath.Join(t.TempDir(), "experiments"), 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -321,11 +321,7 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 				if err != nil {
 					return err
 				}
-				if *squares&(1<<sq) != 0 {
-					return fmt.Errorf("%s (%d) is listed twice", d.r.Squares[sq].Name, sq)
-				}
-				*squares |= 1 << sq
-				return nil
+				return addSquare(d.r, sq, squares)
 			})
 			if err != nil {
 				return err
@@ -336,7 +332,7 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 			case !ok:
 				return d.fail(p, "want an integer, got %s", describe(&f.val))
 			case n < 0:
-				return d.fail(p, "negative cash %d: each side gives what it gives", n)
+				return d.fail(p, "%v", negativeCash(n))
 			}
 			*cash = n
 		case "jail_cards":
@@ -345,16 +341,7 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 				if err != nil {
 					return err
 				}
-				b := nextJailCard(d.r, deck, *cards)
-				if b < 0 {
-					what := "no Get Out of Jail Free card"
-					if *cards != 0 {
-						what = "no more Get Out of Jail Free cards"
-					}
-					return fmt.Errorf("deck %s has %s", d.r.Decks[deck].Name, what)
-				}
-				*cards |= 1 << b
-				return nil
+				return addJailCard(d.r, deck, cards)
 			})
 			if err != nil {
 				return err
@@ -364,6 +351,35 @@ func (d *decoder) side(path string, v *value, squares *uint64, cash *int64, card
 		}
 	}
 	return nil
+}
+
+// addSquare adds square sq to a side's squares, which must not hold it.
+func addSquare(r *monopoly.Rules, sq int, squares *uint64) error {
+	if *squares&(1<<sq) != 0 {
+		return fmt.Errorf("%s (%d) is listed twice", r.Squares[sq].Name, sq)
+	}
+	*squares |= 1 << sq
+	return nil
+}
+
+// addJailCard adds the next Get Out of Jail Free card of deck to a
+// side's cards.
+func addJailCard(r *monopoly.Rules, deck int, cards *uint8) error {
+	b := nextJailCard(r, deck, *cards)
+	if b < 0 {
+		what := "no Get Out of Jail Free card"
+		if *cards != 0 {
+			what = "no more Get Out of Jail Free cards"
+		}
+		return fmt.Errorf("deck %s has %s", r.Decks[deck].Name, what)
+	}
+	*cards |= 1 << b
+	return nil
+}
+
+// negativeCash refuses cash below 0 on a side of an offer.
+func negativeCash(n int64) error {
+	return fmt.Errorf("negative cash %d: each side gives what it gives", n)
 }
 
 // array reads the JSON array v at path p, of what it should hold, each

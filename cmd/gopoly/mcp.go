@@ -16,6 +16,7 @@ import (
 
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/session"
+	service "github.com/gopoly/gopoly/table"
 )
 
 // newMCPCmd returns gopoly mcp: the MCP server, on stdio or over HTTP.
@@ -58,8 +59,7 @@ them, and a restarted server goes on with them.`,
 			} else if len(origins) > 0 {
 				return usageErr(errors.New("mcp: --allow-origin goes with --http"))
 			}
-			players, allow := servedPlayers(programs, "start gopoly mcp with --allow-programs to let clients seat them")
-			defer allow()
+			players := service.Players(programs, "start gopoly mcp with --allow-programs to let clients seat them")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			m, done, err := sf.openWith(ctx, cmd, session.Options{Players: players})
@@ -67,7 +67,7 @@ them, and a restarted server goes on with them.`,
 				return err
 			}
 			defer done()
-			lm, err := sf.openLab(cmd)
+			lm, err := sf.openLab(cmd, players)
 			if err != nil {
 				return err
 			}

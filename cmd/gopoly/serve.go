@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/session"
 	service "github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/web"
@@ -39,8 +38,7 @@ Games are kept in the session store (--data, --db), so a restart loses
 nothing. Ctrl-C stops the server.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			players, allow := servedPlayers(programs, "start gopoly serve with --allow-programs to let the lobby seat them")
-			defer allow()
+			players := service.Players(programs, "start gopoly serve with --allow-programs to let the lobby seat them")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			m, done, err := sf.openWith(ctx, cmd, session.Options{Research: true, Players: players})
@@ -52,7 +50,7 @@ nothing. Ctrl-C stops the server.`,
 			if err != nil {
 				return usageErr(fmt.Errorf("serve: %w", err))
 			}
-			lm, err := sf.openLab(cmd)
+			lm, err := sf.openLab(cmd, players)
 			if err != nil {
 				return err
 			}
@@ -82,17 +80,4 @@ nothing. Ctrl-C stops the server.`,
 	cmd.Flags().BoolVar(&demo, "demo", true, "start a game of the four personalities and print its link")
 	cmd.Flags().BoolVar(&programs, "allow-programs", false, "let the lobby, forks and the lab seat programs (exec:, tcp:, monopyly:), which run commands on this machine")
 	return cmd
-}
-
-// servedPlayers is the registry of the sessions a server seats for its
-// clients: programs (which run commands on this machine) only when
-// programs is set, refused with why otherwise. Runs of the lab,
-// tournaments and win_probabilities seat bots through arena, which reads
-// agent's process-wide switch instead: it is set too, until allow.
-func servedPlayers(programs bool, why string) (players func(string) (agent.Bot, error), allow func()) {
-	if programs {
-		return service.Players(true, ""), func() {}
-	}
-	agent.RefusePrograms(why)
-	return service.Players(false, why), func() { agent.RefusePrograms("") }
 }

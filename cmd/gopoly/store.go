@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
@@ -70,13 +71,14 @@ func (f *storeFlags) dataDir(cmd *cobra.Command) (string, error) {
 }
 
 // openLab opens the experiments run in the background by the interactive
-// front ends: in the data directory's experiments/.
-func (f *storeFlags) openLab(cmd *cobra.Command) (*lab.Manager, error) {
+// front ends: in the data directory's experiments/, seating the bots of
+// players, the front end's registry.
+func (f *storeFlags) openLab(cmd *cobra.Command, players arena.Registry) (*lab.Manager, error) {
 	dir, err := f.dataDir(cmd)
 	if err != nil {
 		return nil, err
 	}
-	m, err := lab.NewManager(filepath.Join(dir, "experiments"), 0)
+	m, err := lab.NewManager(filepath.Join(dir, "experiments"), 0, players)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cmdName(cmd), err)
 	}
