@@ -43,8 +43,15 @@ func gopolyProcess(args ...string) *exec.Cmd {
 // stderr and exit code.
 func cliRun(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return cliRunEnv(t, []string{"NO_COLOR="}, args...)
+}
+
+// cliRunEnv is cliRun with more environment variables (the later of two
+// of the same name counts).
+func cliRunEnv(t *testing.T, env []string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := gopolyProcess(args...)
-	cmd.Env = append(cmd.Env, "NO_COLOR=")
+	cmd.Env = append(cmd.Env, env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

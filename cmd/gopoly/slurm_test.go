@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"maps"
 	"os"
@@ -30,16 +29,23 @@ variants:
     seats: [baseline, cautious, shark, turtle]
 `
 
+// slurmSpecFile writes slurmSpec to a new directory, and returns both.
+func slurmSpecFile(t *testing.T) (dir, spec string) {
+	t.Helper()
+	dir = t.TempDir()
+	spec = filepath.Join(dir, "cluster.yaml")
+	if err := os.WriteFile(spec, []byte(slurmSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, spec
+}
+
 // An experiment submitted to a real Slurm cluster (.ci/slurm starts one)
 // as four array tasks, one of them requeued while it runs, merges to the
 // same bytes as a single local run.
 func TestSlurmSubmit(t *testing.T) {
 	slurmCluster(t)
-	dir := t.TempDir()
-	spec := filepath.Join(dir, "cluster.yaml")
-	if err := os.WriteFile(spec, []byte(slurmSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, spec := slurmSpecFile(t)
 	out := filepath.Join(dir, "cluster")
 	// A process of the test binary acting as gopoly: the jobs inherit its
 	// environment, and so run the same binary as gopoly.
@@ -169,36 +175,13 @@ func slurmCluster(t *testing.T) {
 	}
 }
 
-// cliRunEnv is cliRun with more environment variables (the later of two
-// of the same name counts).
-func cliRunEnv(t *testing.T, env []string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := gopolyProcess(args...)
-	cmd.Env = append(cmd.Env, env...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return out.String(), errOut.String(), ee.ExitCode()
-	case err != nil:
-		t.Fatalf("%v: %v", args, err)
-	}
-	return out.String(), errOut.String(), 0
-}
-
 // An experiment one of whose tasks is cancelled mid-run: status names
 // the shard and the command that recovers, resubmit reruns it alone,
 // and the merge is the bytes of a local run. The first submit finds no
 // sbatch on its PATH and fails; the same command then succeeds.
 func TestSlurmRecover(t *testing.T) {
 	slurmCluster(t)
-	dir := t.TempDir()
-	spec := filepath.Join(dir, "cluster.yaml")
-	if err := os.WriteFile(spec, []byte(slurmSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, spec := slurmSpecFile(t)
 	out := filepath.Join(dir, "cluster")
 	submit := []string{"experiment", "submit", spec, "--slurm", "--out", out, "--tasks", "4", "--max-running", "2"}
 	_, stderr, code := cliRunEnv(t, []string{"PATH=" + t.TempDir()}, submit...)
@@ -325,11 +308,7 @@ while read -r line; do echo "$line"; done <"$D/queue"`,
 // their own arguments, the array its throttle, the scripts the limits.
 func TestSlurmSubmitRetry(t *testing.T) {
 	bin, log := fakeSlurm(t)
-	dir := t.TempDir()
-	spec := filepath.Join(dir, "cluster.yaml")
-	if err := os.WriteFile(spec, []byte(slurmSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, spec := slurmSpecFile(t)
 	out := filepath.Join(dir, "run")
 	env := []string{"PATH=" + bin}
 	args := []string{"experiment", "submit", spec, "--slurm", "--out", out, "--tasks", "3", "--max-running", "2",
