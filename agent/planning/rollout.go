@@ -224,11 +224,12 @@ func score(p *agent.Params, g *monopoly.Game, me int) float64 {
 		return -p.BankruptcyPenalty
 	}
 	mine, total := 0.0, 0.0
+	tw := worth.Of(g.Rules())
 	for q := range g.Players() {
 		if g.Bankrupt(q) {
 			continue
 		}
-		x := max(0, value(p, g, q))
+		x := max(0, value(p, g, tw, q))
 		total += x
 		if q == me {
 			mine = x
@@ -241,8 +242,9 @@ func score(p *agent.Params, g *monopoly.Game, me int) float64 {
 }
 
 // value is a player's standing at the end of a rollout: weighted net
-// worth, cash, complete colour groups and printed prices of its property.
-func value(p *agent.Params, g *monopoly.Game, q int) float64 {
+// worth with its property's rent to come (tw, the rules' worth table),
+// cash, complete colour groups and printed prices of its property.
+func value(p *agent.Params, g *monopoly.Game, tw *worth.Table, q int) float64 {
 	r := g.Rules()
 	owned := g.OwnedMask(q)
 	groups, printed := 0, 0
@@ -257,7 +259,7 @@ func value(p *agent.Params, g *monopoly.Game, q int) float64 {
 	// The rent its property earns unbuilt over the rest of the game counts
 	// with its net worth: a rollout of a few rounds would otherwise see a
 	// sale above the printed price as a gain.
-	income := worth.Of(r).Income(owned&^g.MortgagedMask()) * worth.IncomeTurns(g.View(q), q)
+	income := tw.Income(owned&^g.MortgagedMask()) * worth.IncomeTurns(g.View(q), q)
 	return p.NetWorthWeight*(float64(g.NetWorth(q))+income) + p.CashWeight*float64(g.Cash(q)) +
 		p.MonopolyWeight*float64(groups) + p.PlanPropertyWeight*float64(printed)
 }
