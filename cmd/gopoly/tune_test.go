@@ -119,7 +119,9 @@ func TestTuneCLI(t *testing.T) {
 func TestTuneInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "spec.yaml")
-	os.WriteFile(spec, []byte(strings.Replace(tuneSpec, "games: 30", "games: 240", 1)), 0o644)
+	if err := os.WriteFile(spec, []byte(strings.Replace(tuneSpec, "games: 30", "games: 240", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stopped, ref := filepath.Join(dir, "stopped"), filepath.Join(dir, "ref")
 
 	cmd := gopolyProcess("tune", spec, "--out", stopped)
@@ -139,7 +141,7 @@ func TestTuneInterrupt(t *testing.T) {
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	if code == 0 {
-		t.Skip("the run finished before the interrupt")
+		t.Fatal("the run finished before the interrupt: the spec must take longer than its first generation")
 	}
 	if code != 130 || !strings.Contains(stderr.String(), "run the same command again to resume") {
 		t.Fatalf("interrupted run: exit %d (%v), stderr %q", code, err, stderr.String())
