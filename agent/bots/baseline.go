@@ -497,7 +497,7 @@ const roundingSlack = 1
 // asking is the net cash that target of o would ask for its properties
 // and cards were it valuing them as b does, cash at its face (and never
 // less than trade.Fair lets it take): the price b offers it. It depends
-// on holdings and mortgages only, which the noTrade memo relies on.
+// on what ownership fingerprints, which the noTrade memo relies on.
 func (b *Baseline) asking(v monopoly.View, target int, o monopoly.TradeOffer) int {
 	return max(int(math.Ceil(-b.assetGain(v, target, o))), int(math.Ceil(trade.FairFloor(v, target, o))))
 }
@@ -583,10 +583,12 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 	return gain
 }
 
-// ownership fingerprints who owns what, what is mortgaged and how many
-// buildings the bank has: all a trade search depends on besides cash and
-// time. (Buildings move the rents a player may owe, and so what cash is
-// worth to it.)
+// ownership fingerprints who owns what, what is mortgaged, how many
+// buildings the bank has and the opponent turns a property's rent is
+// counted over: all a trade search depends on besides cash and time.
+// (Buildings move the rents a player may owe, and so what cash is worth
+// to it; the turns shrink every round near the round limit, and when a
+// player goes bankrupt.)
 func ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
@@ -594,6 +596,7 @@ func ownership(v monopoly.View) uint64 {
 	}
 	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
+	h = (h ^ uint64(worth.IncomeTurns(v, v.Me()))) * 0x100000001b3
 	return h | 1 // never 0, which means "no search recorded"
 }
 
