@@ -135,7 +135,7 @@ func Label(r *monopoly.Rules, snap wire.Snapshot, a monopoly.Action) string {
 		return fmt.Sprintf("%s %s: give %s for %s", verb, seatName(names, int(o.To)),
 			r.DescribeSide(o.GiveSquares, o.GiveCash, o.GiveCards, dollars), r.DescribeSide(o.GetSquares, o.GetCash, o.GetCards, dollars))
 	case monopoly.ActMove:
-		return "Move to " + sq() + whose(snap, a.Arg, a.Player)
+		return "Move to " + sq() + nth(r, a.Arg) + whose(snap, a.Arg, a.Player)
 	}
 	return "Answer"
 }
@@ -146,6 +146,41 @@ func squareName(r *monopoly.Rules, sq int) string {
 		return r.Squares[sq].Name
 	}
 	return "square " + strconv.Itoa(sq)
+}
+
+// nth tells apart squares of one name ("Chance"), which a move to any
+// square lists each: " (the 2nd)", or "" for a name the board has once.
+func nth(r *monopoly.Rules, sq int) string {
+	if sq < 0 || sq >= len(r.Squares) {
+		return ""
+	}
+	n, of := 0, 0
+	for i := range r.Squares {
+		if r.Squares[i].Name == r.Squares[sq].Name {
+			of++
+			if i <= sq {
+				n++
+			}
+		}
+	}
+	if of == 1 {
+		return ""
+	}
+	return " (the " + ordinal(n) + ")"
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100/10 == 1:
+		return strconv.Itoa(n) + "th"
+	case n%10 == 1:
+		return strconv.Itoa(n) + "st"
+	case n%10 == 2:
+		return strconv.Itoa(n) + "nd"
+	case n%10 == 3:
+		return strconv.Itoa(n) + "rd"
+	}
+	return strconv.Itoa(n) + "th"
 }
 
 // whose says who owns the square a move goes to, for the mover.
