@@ -326,3 +326,15 @@ func capital(s string) string {
 	}
 	return s
 }
+
+// CannotBuy explains a purchase the rules skip: who lands on a square
+// it cannot pay for, which goes to auction (7.4).
+func CannotBuy(who, square string, price, cash int) string {
+	return fmt.Sprintf("%s can't afford %s (%s, has %s): it goes to auction", who, square, money(price), money(cash))
+}
+
+// CannotBid explains a bidder the rules drop from an auction: its cash
+// does not top the high bid (8.3).
+func CannotBid(who string, high, cash int) string {
+	return fmt.Sprintf("%s drops out of the auction: %s can't top the high bid of %s", who, money(cash), money(high))
+}

@@ -123,45 +123,56 @@ func tail(s string, n int) string {
 	return s
 }
 
-var optionRE = regexp.MustCompile(`(?m)^ +(\d+)\) (.+?)(?:  \(.*\))?$`)
+var optionRE = regexp.MustCompile(`(?m)^ +(\d+)\) (.+)$`)
+
+// moves are the scripted person's preferences, by the label an option
+// begins with, and the move it types for it.
+var moves = []struct{ label, move string }{
+	{"Buy ", "buy"}, {"Pay the $", "pay fine"}, {"Keep ", "keep"}, {"Reject the trade", "reject"},
+	{"Drop out of the auction", "drop out"}, {"Roll the dice", "roll"}, {"Roll again", "roll"},
+	{"End your turn", "end"}, {"Go on", "continue"},
+}
 
 // choose is the scripted person: from the options on screen it buys what
 // it lands on, pays to leave jail, turns down trades, drops out of
 // auctions, raises cash by selling and mortgaging before it goes
 // bankrupt, and otherwise goes on. It answers by the option's number or
-// by typing the move, alternately, so both are exercised.
+// by typing the move in words, alternately, so both are exercised.
 func choose(screen string, turn int) string {
 	menu := screen
 	if i := strings.LastIndex(screen, "\n  Ann: $"); i >= 0 {
 		menu = screen[i:]
 	}
-	options := map[string]string{}
-	var order []string
+	var numbers, labels []string
 	for _, m := range optionRE.FindAllStringSubmatch(menu, -1) {
-		options[m[2]] = m[1]
-		order = append(order, m[2])
+		numbers = append(numbers, m[1])
+		labels = append(labels, m[2])
 	}
-	pick := func(move string) string {
-		if turn%2 == 0 {
-			return options[move]
+	pick := func(i int, move string) string {
+		if turn%2 == 0 || move == "" {
+			return numbers[i]
 		}
 		return move
 	}
-	for _, move := range []string{"buy", "pay_fine", "keep", "reject", "pass", "continue"} {
-		if _, ok := options[move]; ok {
-			return pick(move)
+	for _, mv := range moves {
+		for i, l := range labels {
+			if strings.HasPrefix(l, mv.label) {
+				return pick(i, mv.move)
+			}
 		}
 	}
-	for _, move := range order {
-		if strings.HasPrefix(move, "sell ") || strings.HasPrefix(move, "mortgage ") {
-			return pick(move)
+	for i, l := range labels {
+		if strings.HasPrefix(l, "Sell ") || strings.HasPrefix(l, "Mortgage ") {
+			return pick(i, "")
 		}
 	}
-	if _, ok := options["bankrupt"]; ok {
-		return pick("bankrupt")
+	for i, l := range labels {
+		if l == "Declare bankruptcy" {
+			return pick(i, "bankrupt")
+		}
 	}
-	if len(order) > 0 {
-		return pick(order[0])
+	if len(labels) > 0 {
+		return numbers[0]
 	}
 	return "continue"
 }
@@ -218,9 +229,11 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 	// an illegal move, words, then the answer.
 	for _, probe := range []struct{ in, want string }{
 		{"board", "Bank: 32 houses, 12 hotels left."},
-		{"fly to the moon", `unknown command "fly"`},
-		{"build Boardwalk", "refused ("},
-		{"7", "no option 7"},
+		{"fly to the moon", "That is not a move here"},
+		{"build Boardwalk", "Not allowed: "},
+		{"7", "There is no option 7"},
+		{"say", "Say what?"},
+		{"o", "Unowned: 28 squares."},
 		{"say good luck all", `you will say "good luck all"`},
 	} {
 		c.send(probe.in)
