@@ -478,7 +478,8 @@ func (l *textPlayLog) line(s string) {
 		s = moneyRE.ReplaceAllStringFunc(s, func(m string) string { return ansiMoney + m + ansiReset })
 	}
 	if l.width > 0 {
-		s = render.Wrap(s, l.width, "", "      ")
+		fmt.Fprintln(l.w, render.Wrap(s, l.width, "    ", "      "))
+		return
 	}
 	fmt.Fprintf(l.w, "    %s\n", s)
 }
