@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -35,8 +36,14 @@ type console struct {
 // startConsole starts gopoly with args and its stdin and stdout on pipes.
 func startConsole(t *testing.T, args ...string) *console {
 	t.Helper()
+	return startConsoleEnv(t, nil, args...)
+}
+
+// startConsoleEnv is startConsole with env added to the environment.
+func startConsoleEnv(t *testing.T, env []string, args ...string) *console {
+	t.Helper()
 	c := &console{t: t, cmd: gopolyProcess(args...), chunks: make(chan string, 64)}
-	c.cmd.Env = append(c.cmd.Env, "NO_COLOR=1")
+	c.cmd.Env = append(append(c.cmd.Env, "NO_COLOR=1"), env...)
 	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -255,6 +262,14 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 	if !strings.Contains(screen, `Ann: "good luck all"`) {
 		t.Error("the person's words were not said at the table")
 	}
+	// A person reads no engine word in the whole game: no code word, no
+	// phase, no package prefix, no seat counted from 0.
+	engine := regexp.MustCompile(`\w_\w|\bphase\b|\b(?:wire|notation|agent|session|monopoly):|\bplayer \d|\b[Ss]eat 0\b`)
+	for _, line := range strings.Split(screen, "\n") {
+		if m := engine.FindString(line); m != "" && !strings.Contains(line, "--resume") {
+			t.Errorf("the engine word %q in %q", m, line)
+		}
+	}
 	_, want := sessionDigest(t, whole)
 	if !want.Over || answers < 50 {
 		t.Fatalf("the game ended after %d answers, over %v", answers, want.Over)
@@ -299,8 +314,8 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 			if code := r.wait(); code != 0 {
 				t.Fatalf("resumed: exit %d: %s", code, r.stderr.String())
 			}
-			if !strings.Contains(r.screen.String(), "Resuming after") {
-				t.Error("no resume line")
+			if !strings.Contains(r.screen.String(), "Resuming after") || !strings.Contains(r.screen.String(), "The last moves:") {
+				t.Errorf("no resume line or no last moves:\n%s", tail(r.screen.String(), 3000))
 			}
 			_, got := sessionDigest(t, dir)
 			if got.Digest != want.Digest || got.Entries != want.Entries || n != answers {
@@ -312,6 +327,21 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 				t.Errorf("standings differ:\n%s\n---\n%s", rEnd, end)
 			}
 		})
+	}
+}
+
+// The menu wraps to the terminal's width ($COLUMNS where the output is
+// not a terminal), each continuation under its option's text.
+func TestHumanMenuWraps(t *testing.T) {
+	c := startConsoleEnv(t, []string{"COLUMNS=32"}, "play", "--seats", "human,baseline", "--seed", "3", "--delay", "0", "--data", t.TempDir())
+	screen, _ := c.next()
+	c.send("q")
+	c.wait()
+	menu := screen[strings.LastIndex(screen, "\n  Ann: $"):]
+	for _, line := range strings.Split(menu, "\n") {
+		if utf8.RuneCountInString(line) > 32 {
+			t.Errorf("%q is wider than 32 columns in\n%s", line, menu)
+		}
 	}
 }
 
@@ -441,10 +471,19 @@ func TestHumanTradeBuilder(t *testing.T) {
 		c.next()
 		c.send("t")
 		c.until("with whom? ")
+		// An answer it cannot take is asked again, saying why.
+		c.send("9")
+		if again := c.until("with whom? "); !strings.Contains(again, `"9" is not one of them`) {
+			t.Errorf("asked again without saying why:\n%s", again)
+		}
 		c.send("1")
 		c.until("you give: squares (numbers): ")
 		c.send("1")
 		c.until(tc.giveCash + ", $0 to $")
+		c.send("lots")
+		if again := c.until(tc.giveCash + ", $0 to $"); !strings.Contains(again, `"lots" is not a whole number of dollars`) {
+			t.Errorf("asked again without saying why:\n%s", again)
+		}
 		c.send("")
 		c.until("you get: squares (numbers): ")
 		c.send("")
