@@ -5,34 +5,43 @@ import (
 	"unicode/utf8"
 )
 
-// Wrap breaks text into lines of at most width columns at spaces, the
-// first line starting with first and the others with rest; a word wider
-// than a line stands alone. ANSI colour codes take no columns, so that a
-// coloured log wraps as it reads. Lines of text are wrapped each.
+// Wrap breaks text into lines of at most width columns at spaces: each
+// of its lines starts with first, and the lines a long one is broken
+// into with rest; a word wider than a line stands alone, and spaces
+// between words on one line are kept as they are. ANSI colour codes take
+// no columns, so that a coloured log wraps as it reads.
 func Wrap(text string, width int, first, rest string) string {
 	var b strings.Builder
 	for i, para := range strings.Split(text, "\n") {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		prefix := first
-		if i > 0 {
-			prefix = rest
-		}
-		b.WriteString(prefix)
-		col := columns(prefix)
+		b.WriteString(first)
+		col := columns(first)
 		start := true
-		for _, w := range strings.Fields(para) {
-			n := columns(w)
-			if !start && col+1+n > width {
+		for para != "" {
+			gap := len(para) - len(strings.TrimLeft(para, " "))
+			para = para[gap:]
+			end := strings.IndexByte(para, ' ')
+			if end < 0 {
+				end = len(para)
+			}
+			word := para[:end]
+			para = para[end:]
+			if word == "" {
+				break // trailing spaces
+			}
+			n := columns(word)
+			switch {
+			case start:
+			case col+gap+n > width:
 				b.WriteString("\n" + rest)
-				col, start = columns(rest), true
+				col = columns(rest)
+			default:
+				b.WriteString(strings.Repeat(" ", gap))
+				col += gap
 			}
-			if !start {
-				b.WriteByte(' ')
-				col++
-			}
-			b.WriteString(w)
+			b.WriteString(word)
 			col += n
 			start = false
 		}

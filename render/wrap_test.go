@@ -27,6 +27,9 @@ func TestWrap(t *testing.T) {
 	if got := render.Wrap("a verylongwordindeed b", 8, "", ""); got != "a\nverylongwordindeed\nb" {
 		t.Errorf("a long word: %q", got)
 	}
+	if got := render.Wrap("b) board   o) owners\nq) quit", 40, "  ", "    "); got != "  b) board   o) owners\n  q) quit" {
+		t.Errorf("spacing or lines lost: %q", got)
+	}
 	red := "\x1b[1;31mAnn\x1b[0m"
 	if got := render.Wrap(red+" pays $10 to Bob", 19, "", ""); got != red+" pays $10 to Bob" {
 		t.Errorf("colour counted as columns: %q", got)

@@ -110,8 +110,9 @@ func New(s *session.Session, in *LineReader, out io.Writer, research bool, delay
 const recent = 12
 
 // Resume goes on with a stored game where it stands: it says how far the
-// game is and whom it waits for, shows the board and, from the start of
-// the turn under way (at most the last dozen), the events that led here.
+// game is, shows the board (whom the game waits for heads it) and, from
+// the start of the turn under way (at most the last dozen), the events
+// that led here.
 func (t *Table) Resume() error {
 	evs, next, err := t.s.History(t.viewer, 0, 0)
 	if err != nil {
@@ -132,11 +133,11 @@ func (t *Table) Resume() error {
 	t.log.Skip(all[:from])
 	t.seq = next
 	st := t.s.Status()
-	where := render.Waiting(p.Decision, t.names)
+	at := fmt.Sprintf("in round %d", st.Round)
 	if st.Over {
-		where = "the game is over"
+		at = "the game is over"
 	}
-	t.say(fmt.Sprintf("Resuming after %d answers, in round %d. %s.", st.Entries, st.Round, where), "", "")
+	fmt.Fprintf(t.out, "Resuming after %d answers, %s.\n", st.Entries, at)
 	fmt.Fprint(t.out, render.Text(p.View))
 	if from < len(all) {
 		fmt.Fprintln(t.out, "\nThe last moves:")
@@ -258,8 +259,7 @@ func (t *Table) ask(ctx context.Context, seat int, tok string) error {
 			continue
 		case "o", "owners":
 			g := t.s.Game()
-			fmt.Fprint(t.out, render.Wrap(render.Ownership(p.View, func(sq int) int { return g.Rent(sq, 1) }), t.width, "", "    "))
-			fmt.Fprintln(t.out)
+			t.say(strings.TrimSuffix(render.Ownership(p.View, func(sq int) int { return g.Rent(sq, 1) }), "\n"), "  ", "      ")
 			continue
 		case "say":
 			t.speech = strings.TrimSpace(rest)
@@ -335,7 +335,7 @@ func (t *Table) menu(p session.Pending, seat int) {
 		}
 		t.say(what+", step by step", "   t) ", "      ")
 	}
-	t.say("b) board   o) who owns what   say WORDS   ? help   q) quit (the game is saved)", "   ", "   ")
+	t.say("b) board   o) owners   say WORDS   ? help   q) quit (the game is saved)", "   ", "   ")
 }
 
 // say writes text wrapped to the terminal's width, its first line
