@@ -76,7 +76,7 @@ func (s snapshot) lastRoll() string {
 
 // waiting names the seat that decides and what, or is "" when none does.
 func (s snapshot) waiting() string {
-	return Waiting(s.Decision, snapNames(wire.Snapshot(s)))
+	return waiting(s.Decision, s.playerName)
 }
 
 // bankLine gives the buildings left in the bank.

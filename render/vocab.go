@@ -30,15 +30,6 @@ func seatName(names []string, p int) string {
 	return "seat " + strconv.Itoa(p+1)
 }
 
-// snapNames are the players' names of a snapshot, by seat.
-func snapNames(s wire.Snapshot) []string {
-	names := make([]string, len(s.Players))
-	for i, p := range s.Players {
-		names[i] = p.Name
-	}
-	return names
-}
-
 // DeckTitle is a deck's name as the cards print it: "community_chest"
 // reads "Community Chest".
 func DeckTitle(deck string) string {
@@ -70,7 +61,7 @@ func Labels(r *monopoly.Rules, snap wire.Snapshot, o wire.Options) []string {
 
 // Label is a's label for a person deciding in snap under rules r.
 func Label(r *monopoly.Rules, snap wire.Snapshot, a monopoly.Action) string {
-	names := snapNames(snap)
+	name := snapshot(snap).playerName
 	sq := func() string { return squareName(r, a.Arg) }
 	d := snap.Decision
 	switch a.Kind {
@@ -99,25 +90,17 @@ func Label(r *monopoly.Rules, snap wire.Snapshot, a monopoly.Action) string {
 			return "Use your Get Out of Jail Free card (" + DeckTitle(r.Decks[a.Arg].Name) + ")"
 		}
 		return "Use your Get Out of Jail Free card"
-	case monopoly.ActRollForDoubles:
-		return "Roll for doubles"
 	case monopoly.ActBuy:
 		return fmt.Sprintf("Buy %s for $%d", d.SquareName, d.Amount)
 	case monopoly.ActDecline:
 		return fmt.Sprintf("Don't buy: %s goes to auction", d.SquareName)
 	case monopoly.ActBid:
 		return fmt.Sprintf("Bid $%d", a.Arg)
-	case monopoly.ActDropOut:
-		return "Drop out of the auction"
 	case monopoly.ActAcceptTrade:
 		if r.DealProtocol == monopoly.DealsSealed {
 			return fmt.Sprintf("Accept the trade (your limit: $%d)", a.Arg)
 		}
 		return "Accept the trade"
-	case monopoly.ActRejectTrade:
-		return "Reject the trade"
-	case monopoly.ActDeclareBankruptcy:
-		return "Declare bankruptcy"
 	case monopoly.ActKeepMortgaged:
 		return fmt.Sprintf("Keep %s mortgaged (pay the $%d fee)", d.SquareName, d.Amount)
 	case monopoly.ActLiftMortgage:
@@ -132,12 +115,24 @@ func Label(r *monopoly.Rules, snap wire.Snapshot, a monopoly.Action) string {
 		}
 		o := a.Offer
 		dollars := func(n int64) string { return fmt.Sprintf("$%d", n) }
-		return fmt.Sprintf("%s %s: give %s for %s", verb, seatName(names, int(o.To)),
+		return fmt.Sprintf("%s %s: give %s for %s", verb, name(int(o.To)),
 			r.DescribeSide(o.GiveSquares, o.GiveCash, o.GiveCards, dollars), r.DescribeSide(o.GetSquares, o.GetCash, o.GetCards, dollars))
 	case monopoly.ActMove:
 		return "Move to " + sq() + nth(r, a.Arg) + whose(snap, a.Arg, a.Player)
 	}
+	if l, ok := plainLabels[a.Kind]; ok {
+		return l
+	}
 	return "Answer"
+}
+
+// plainLabels are the labels of the answers that say all with one word
+// or two.
+var plainLabels = map[monopoly.ActionKind]string{
+	monopoly.ActRollForDoubles:    "Roll for doubles",
+	monopoly.ActDropOut:           "Drop out of the auction",
+	monopoly.ActRejectTrade:       "Reject the trade",
+	monopoly.ActDeclareBankruptcy: "Declare bankruptcy",
 }
 
 // squareName is a square's name, or a word for one off the board.
@@ -195,9 +190,9 @@ func whose(snap wire.Snapshot, sq, mover int) string {
 	case s.Owner == mover:
 		return " (yours)"
 	case s.Mortgaged:
-		return " (" + seatName(snapNames(snap), s.Owner) + "'s, mortgaged)"
+		return " (" + snapshot(snap).playerName(s.Owner) + "'s, mortgaged)"
 	}
-	return " (" + seatName(snapNames(snap), s.Owner) + "'s)"
+	return " (" + snapshot(snap).playerName(s.Owner) + "'s)"
 }
 
 // goOn is what going on does for seat p in snap: roll, roll again, end
@@ -225,14 +220,19 @@ func inJail(snap wire.Snapshot, p int) bool {
 // "Waiting for Bob to decide whether to buy Boardwalk"; "" when the game
 // waits for nobody.
 func Waiting(d wire.Decision, names []string) string {
+	return waiting(d, func(p int) string { return seatName(names, p) })
+}
+
+// waiting is Waiting with players named by name.
+func waiting(d wire.Decision, name func(int) string) string {
 	if d.Kind == monopoly.DecisionNone || d.Player < 0 {
 		return ""
 	}
-	return "Waiting for " + seatName(names, d.Player) + " to " + task(d, names)
+	return "Waiting for " + name(d.Player) + " to " + task(d, name)
 }
 
 // task is what the decider of d is to do, after "to".
-func task(d wire.Decision, names []string) string {
+func task(d wire.Decision, name func(int) string) string {
 	switch d.Kind {
 	case monopoly.DecisionManage:
 		if d.Phase == monopoly.PhaseAfterRoll {
@@ -246,9 +246,9 @@ func task(d wire.Decision, names []string) string {
 	case monopoly.DecisionBid:
 		return "bid for " + d.SquareName + " or drop out"
 	case monopoly.DecisionTradeResponse:
-		return "answer " + seatName(names, d.Counterparty) + "'s trade offer"
+		return "answer " + name(d.Counterparty) + "'s trade offer"
 	case monopoly.DecisionRaiseCash:
-		return fmt.Sprintf("raise $%d to pay %s", d.Amount, seatName(names, d.Counterparty))
+		return fmt.Sprintf("raise $%d to pay %s", d.Amount, name(d.Counterparty))
 	case monopoly.DecisionMortgagedTransfer:
 		return "decide about the mortgage on " + d.SquareName
 	case monopoly.DecisionMovement:
