@@ -113,10 +113,21 @@ func Label(r *monopoly.Rules, snap wire.Snapshot, a monopoly.Action) string {
 		if a.Offer == nil {
 			return verb + " another player"
 		}
-		o := a.Offer
+		o := *a.Offer
+		limit := ""
+		if r.DealProtocol == monopoly.DealsSealed {
+			// Sealed cash is a limit, not cash that moves.
+			switch {
+			case o.GiveCash > 0:
+				limit = fmt.Sprintf(", paying at most $%d (sealed)", o.GiveCash)
+			case o.GetCash > 0:
+				limit = fmt.Sprintf(", taking at least $%d (sealed)", o.GetCash)
+			}
+			o.GiveCash, o.GetCash = 0, 0
+		}
 		dollars := func(n int64) string { return fmt.Sprintf("$%d", n) }
-		return fmt.Sprintf("%s %s: give %s for %s", verb, name(int(o.To)),
-			r.DescribeSide(o.GiveSquares, o.GiveCash, o.GiveCards, dollars), r.DescribeSide(o.GetSquares, o.GetCash, o.GetCards, dollars))
+		return fmt.Sprintf("%s %s: give %s for %s%s", verb, name(int(o.To)),
+			r.DescribeSide(o.GiveSquares, o.GiveCash, o.GiveCards, dollars), r.DescribeSide(o.GetSquares, o.GetCash, o.GetCards, dollars), limit)
 	case monopoly.ActMove:
 		return "Move to " + sq() + nth(r, a.Arg) + whose(snap, a.Arg, a.Player)
 	}

@@ -126,6 +126,14 @@ func TestLabels(t *testing.T) {
 			t.Errorf("Label(%v) = %q, want %q", tc.a.Kind, got, tc.want)
 		}
 	}
+	sealed, err := r.WithOverrides("sealed", []byte("deal_protocol: sealed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	offer := monopoly.Action{Kind: monopoly.ActProposeTrade, Offer: &monopoly.TradeOffer{To: 1, GiveCash: 50, GiveSquares: 1 << 1, GetSquares: 1 << 39}}
+	if got, want := render.Label(sealed, snap, offer), "Propose a trade to Bob: give Mediterranean Avenue for Boardwalk, paying at most $50 (sealed)"; got != want {
+		t.Errorf("a sealed offer's label %q, want %q", got, want)
+	}
 	snap.Decision = wire.Decision{Kind: monopoly.DecisionManage, Player: 1, Phase: monopoly.PhaseAfterRoll}
 	if got, want := render.Waiting(snap.Decision, names), "Waiting for Bob to decide whether to build or trade before ending the turn"; got != want {
 		t.Errorf("Waiting = %q, want %q", got, want)

@@ -274,7 +274,7 @@ func (t *Table) ask(ctx context.Context, seat int, tok string) error {
 				fmt.Fprintln(t.out, "  no trade can be proposed now")
 				continue
 			}
-			if text, err = t.tradeBuilder(ctx, seat, p.Options.Trade); err != nil {
+			if text, err = t.tradeBuilder(ctx, seat, p.View, p.Options.Trade); err != nil {
 				return err
 			}
 			if text == "" {
@@ -364,7 +364,7 @@ func (t *Table) help() {
 
 // tradeBuilder asks for a trade offer part by part and returns it in the
 // notation, or "" when the person gives up.
-func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOptions) (string, error) {
+func (t *Table) tradeBuilder(ctx context.Context, seat int, view wire.Snapshot, tr *wire.TradeOptions) (string, error) {
 	ask := func(prompt string) (string, error) {
 		fmt.Fprint(t.out, "  "+prompt+" ")
 		line, err := t.in.read(ctx)
@@ -471,7 +471,12 @@ func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOption
 	if get != "" {
 		text += " get " + get
 	}
-	line, err := ask(fmt.Sprintf("%s: send it? [Y/n]", text))
+	// The offer is read back in words, as the menu would list it.
+	offer := text
+	if a, err := t.note.Parse(seat, typed(text)); err == nil {
+		offer = render.Label(t.rules, view, a)
+	}
+	line, err := ask(fmt.Sprintf("%s. Send it? [Y/n]", offer))
 	if err != nil || strings.HasPrefix(strings.ToLower(line), "n") || line == "x" {
 		return "", err
 	}

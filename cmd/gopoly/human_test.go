@@ -489,8 +489,8 @@ func TestHumanTradeBuilder(t *testing.T) {
 		c.send("")
 		c.until(tc.getCash + ", $0 to $")
 		c.send("")
-		screen := c.until("send it? [Y/n] ")
-		if !strings.Contains(screen, "propose Bob give ") {
+		screen := c.until("Send it? [Y/n] ")
+		if !strings.Contains(screen, "Propose a trade to Bob: give ") {
 			t.Fatalf("no offer to confirm:\n%s", screen)
 		}
 		c.send("y")
@@ -563,8 +563,8 @@ func TestHumanCounterOffer(t *testing.T) {
 			c.send("n")
 		case strings.Contains(screen, "cash, $0 to $"):
 			c.send("")
-		case strings.HasSuffix(screen, "send it? [Y/n] "):
-			if !strings.Contains(screen, "counter Bob") {
+		case strings.HasSuffix(screen, "Send it? [Y/n] "):
+			if !strings.Contains(screen, "Counter-offer to Bob: give ") {
 				t.Fatalf("not a counter-offer:\n%s", screen)
 			}
 			c.send("y")
