@@ -211,8 +211,6 @@ func whose(snap wire.Snapshot, sq, mover int) string {
 func goOn(snap wire.Snapshot, p int) string {
 	d := snap.Decision
 	switch {
-	case d.Kind == monopoly.DecisionRaiseCash:
-		return "Pay and go on"
 	case d.Phase == monopoly.PhaseAfterRoll && d.RollsAgain:
 		return "Roll again (doubles)"
 	case d.Phase == monopoly.PhaseAfterRoll:
