@@ -363,7 +363,7 @@ func (s *Server) readDecision(_ context.Context, rc *readCtx, g *session.Session
 		return nil, err
 	}
 	out := map[string]any{"game_id": g.ID(), "entries": p.Entries, "over": p.Over, "your_turn": p.YourTurn,
-		"decision": p.Decision, "question": render.Decision(p.Decision, names(p.View))}
+		"decision": p.Decision, "question": render.DecisionIn(p.View, names(p.View))}
 	if legal := legalPayloads(&p); len(legal) > 0 {
 		out["example"] = legal[0]
 	}
@@ -376,7 +376,7 @@ func (s *Server) readLegal(_ context.Context, rc *readCtx, g *session.Session) (
 		return nil, err
 	}
 	out := map[string]any{"game_id": g.ID(), "entries": p.Entries, "over": p.Over, "your_turn": p.YourTurn,
-		"decision": p.Decision, "question": render.Decision(p.Decision, names(p.View)), "legal": legalPayloads(&p)}
+		"decision": p.Decision, "question": render.DecisionIn(p.View, names(p.View)), "legal": legalPayloads(&p)}
 	switch {
 	case p.Over:
 		out["note"] = "the game is over"

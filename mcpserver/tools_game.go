@@ -571,7 +571,7 @@ func (s *Server) progressOf(g *session.Session, played int, token string, ss *mc
 		}
 	}
 	p.Decision = &pend.Decision
-	p.Question = render.Decision(pend.Decision, names(pend.View))
+	p.Question = render.DecisionIn(pend.View, names(pend.View))
 	if pend.YourTurn {
 		p.Legal = legalPayloads(&pend)
 		p.Next = "submit_decision with one of legal (its payload or its action)"
@@ -818,7 +818,7 @@ func (s *Server) getDecision(ctx context.Context, req *mcp.CallToolRequest, in d
 		return decisionOut{}, err
 	}
 	out := decisionOut{GameID: g.ID(), Seat: p.Seat, YourTurn: p.YourTurn, Over: p.Over, Entries: p.Entries,
-		Decision: p.Decision, Question: render.Decision(p.Decision, names(p.View)), Legal: legalPayloads(&p),
+		Decision: p.Decision, Question: render.DecisionIn(p.View, names(p.View)), Legal: legalPayloads(&p),
 		Options: p.Options, Schema: p.Schema, View: p.View, Board: render.Text(p.View)}
 	if d := p.Decision.Player; d >= 0 && d < len(g.Setup().Seats) {
 		seat := g.Setup().Seats[d]

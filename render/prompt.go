@@ -11,19 +11,19 @@ import (
 
 // Decision says what d asks, in a sentence or two for a person or a language
 // model: "Buy Boardwalk for $400, or send it to auction?". Players are
-// named from names by seat ("player N" where names has none).
-func Decision(d wire.Decision, names []string) string {
-	name := func(p int) string {
-		switch {
-		case p == -1:
-			return "the bank"
-		case p == -2:
-			return "the Free Parking pot"
-		case p >= 0 && p < len(names) && names[p] != "":
-			return names[p]
-		}
-		return fmt.Sprintf("player %d", p)
-	}
+// named from names by seat ("seat N", from 1, where names has none).
+// DecisionIn says it knowing the position, which a player in jail needs.
+func Decision(d wire.Decision, names []string) string { return decision(d, names, false) }
+
+// DecisionIn says what snap's decision asks its decider, as Decision
+// does, from the position: before a turn in jail it does not say "Roll
+// the dice".
+func DecisionIn(snap wire.Snapshot, names []string) string {
+	return decision(snap.Decision, names, inJail(snap, snap.Decision.Player))
+}
+
+func decision(d wire.Decision, names []string, jailed bool) string {
+	name := func(p int) string { return seatName(names, p) }
 	switch d.Kind {
 	case monopoly.DecisionManage:
 		next := "Roll the dice"
@@ -32,6 +32,8 @@ func Decision(d wire.Decision, names []string) string {
 			next = "Roll again (doubles)"
 		case d.Phase == monopoly.PhaseAfterRoll:
 			next = "End your turn"
+		case jailed:
+			next = "Go on to your turn in jail (pay the fine, use a card or roll for doubles)"
 		}
 		return fmt.Sprintf("%s, or first build, sell, mortgage, lift a mortgage or propose a trade (%s left).", next, plural(d.ProposalsLeft, "proposal"))
 	case monopoly.DecisionJail:
@@ -77,11 +79,7 @@ func Offer(o wire.Offer, names []string) string {
 		}
 		return Holdings(s.SquareNames, cash, s.JailCards)
 	}
-	who := fmt.Sprintf("player %d", o.From)
-	if o.From >= 0 && o.From < len(names) && names[o.From] != "" {
-		who = names[o.From]
-	}
-	s := fmt.Sprintf("%s gives %s for %s", who, side(o.Give, "at most"), side(o.Get, "at least"))
+	s := fmt.Sprintf("%s gives %s for %s", seatName(names, o.From), side(o.Give, "at most"), side(o.Get, "at least"))
 	if o.Sealed && o.Hidden {
 		s += ", with a sealed cash limit"
 	}
@@ -97,7 +95,7 @@ func Holdings(squares []string, cash string, jailCards []string) string {
 		parts = append(parts, cash)
 	}
 	for _, d := range jailCards {
-		parts = append(parts, "a Get Out of Jail Free card ("+d+")")
+		parts = append(parts, "a Get Out of Jail Free card ("+DeckTitle(d)+")")
 	}
 	if len(parts) == 0 {
 		return "nothing"

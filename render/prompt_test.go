@@ -77,9 +77,9 @@ func TestHoldings(t *testing.T) {
 		{nil, nil, "", "nothing"},
 		{[]string{}, []string{}, "", "nothing"},
 		{[]string{"Boardwalk", "Park Place"}, []string{"chance"}, "$100",
-			"Boardwalk, Park Place, $100, a Get Out of Jail Free card (chance)"},
+			"Boardwalk, Park Place, $100, a Get Out of Jail Free card (Chance)"},
 		{nil, []string{"chance", "community_chest"}, "cash up to $50",
-			"cash up to $50, a Get Out of Jail Free card (chance), a Get Out of Jail Free card (community_chest)"},
+			"cash up to $50, a Get Out of Jail Free card (Chance), a Get Out of Jail Free card (Community Chest)"},
 	} {
 		if got := render.Holdings(tc.squares, tc.cash, tc.cards); got != tc.want {
 			t.Errorf("Holdings(%q, %q, %q) = %q, want %q", tc.squares, tc.cash, tc.cards, got, tc.want)

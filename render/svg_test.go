@@ -416,7 +416,10 @@ func checkCentre(t *testing.T, g *monopoly.Game, s wire.Snapshot, p parsedSVG, a
 		seen.over++
 		want["standing"] = "game over, " + name(g.Winner()) + " wins"
 	case !g.Over():
-		want["standing"] = name(g.Current()) + " to play, phase " + g.Phase().String()
+		want["standing"] = name(g.Current()) + " to play"
+		if g.Phase() == monopoly.PhaseAfterRoll {
+			want["standing"] += ", after the roll"
+		}
 	}
 	for id, w := range want {
 		if got := text(id); got != w {

@@ -56,7 +56,10 @@ func (s snapshot) standing() string {
 	case s.Over:
 		return "game over, no winner"
 	}
-	return s.playerName(s.Current) + " to play, phase " + s.Phase.String()
+	if s.Phase == monopoly.PhaseAfterRoll {
+		return s.playerName(s.Current) + " to play, after the roll"
+	}
+	return s.playerName(s.Current) + " to play"
 }
 
 // lastRoll gives the dice last rolled.
@@ -73,15 +76,7 @@ func (s snapshot) lastRoll() string {
 
 // waiting names the seat that decides and what, or is "" when none does.
 func (s snapshot) waiting() string {
-	d := s.Decision
-	if d.Player < 0 {
-		return ""
-	}
-	w := "Waiting for " + s.playerName(d.Player) + ": " + d.Kind.String()
-	if d.SquareName != "" {
-		w += ", " + d.SquareName
-	}
-	return w
+	return waiting(s.Decision, s.playerName)
 }
 
 // bankLine gives the buildings left in the bank.
@@ -110,7 +105,11 @@ func (s snapshot) writePlayers(b *strings.Builder) {
 		// Cards get a line of their own: the decks' names would push the
 		// player's line past 80 columns.
 		if p.JailCards > 0 {
-			line(b, "    %s: %s", count(p.JailCards, "Get Out of Jail Free card", "Get Out of Jail Free cards"), strings.Join(p.JailCardDecks, ", "))
+			decks := make([]string, len(p.JailCardDecks))
+			for i, d := range p.JailCardDecks {
+				decks[i] = DeckTitle(d)
+			}
+			line(b, "    %s: %s", count(p.JailCards, "Get Out of Jail Free card", "Get Out of Jail Free cards"), strings.Join(decks, ", "))
 		}
 	}
 }
@@ -232,7 +231,7 @@ func (s snapshot) playerName(seat int) string {
 	if seat >= 0 && seat < len(s.Players) && s.Players[seat].Name != "" {
 		return s.Players[seat].Name
 	}
-	return fmt.Sprintf("player %d", seat)
+	return seatName(nil, seat)
 }
 
 // playerLabel is a seat's name in the players' list, where the viewer

@@ -142,7 +142,10 @@ func checkHeader(t *testing.T, g *monopoly.Game, names []string, header, at stri
 	want := []string{fmt.Sprintf("Round %d,", g.Round())}
 	switch {
 	case !g.Over():
-		want = append(want, names[g.Current()]+" to play", g.Phase().String())
+		want = append(want, names[g.Current()]+" to play")
+		if g.Phase() == monopoly.PhaseAfterRoll {
+			want = append(want, "after the roll")
+		}
 	case g.Winner() >= 0:
 		want = append(want, names[g.Winner()]+" wins")
 	}
@@ -154,7 +157,7 @@ func checkHeader(t *testing.T, g *monopoly.Game, names []string, header, at stri
 			t.Errorf("%s: the header %q lacks %q", at, first, w)
 		}
 	}
-	if d := g.Pending(); d.Kind != monopoly.DecisionNone && !strings.Contains(header, "Waiting for "+names[d.Player]+": "+d.Kind.String()) {
+	if d := g.Pending(); d.Kind != monopoly.DecisionNone && !strings.Contains(header, "Waiting for "+names[d.Player]+" to ") {
 		t.Errorf("%s: the header %q does not say that %s decides %s", at, header, names[d.Player], d.Kind)
 	}
 }

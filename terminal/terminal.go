@@ -61,6 +61,7 @@ type Table struct {
 	viewer string         // the token whose view the log shows
 	note   wire.Notation
 	delay  time.Duration
+	width  int    // the columns lines wrap to
 	seq    int    // the next event to show
 	speech string // words to say with the next answer
 }
@@ -77,7 +78,7 @@ func New(s *session.Session, in *LineReader, out io.Writer, research bool, delay
 	setup := s.Setup()
 	tokens := s.Tokens()
 	t := &Table{s: s, in: in, out: out, rules: s.Rules(), names: setup.Names(), people: map[int]string{},
-		delay: delay}
+		delay: delay, width: Width(out)}
 	labels := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
 		labels[i] = seat.Bot
@@ -105,15 +106,43 @@ func New(s *session.Session, in *LineReader, out io.Writer, research bool, delay
 	return t, nil
 }
 
-// Skip takes in the events played so far without showing them, so that
-// a resumed game's log goes on where the game stands.
-func (t *Table) Skip() error {
+// recent is how many events at most a resumed game shows again.
+const recent = 12
+
+// Resume goes on with a stored game where it stands: it says how far the
+// game is, shows the board (whom the game waits for heads it) and, from
+// the start of the turn under way (at most the last dozen), the events
+// that led here.
+func (t *Table) Resume() error {
 	evs, next, err := t.s.History(t.viewer, 0, 0)
 	if err != nil {
 		return err
 	}
-	t.log.Skip(engineEvents(evs))
+	p, err := t.s.Pending(t.viewer)
+	if err != nil {
+		return err
+	}
+	all := engineEvents(evs)
+	from := max(0, len(all)-recent)
+	for i := len(all) - 1; i > from; i-- {
+		if all[i].Kind == monopoly.EvTurnStart {
+			from = i
+			break
+		}
+	}
+	t.log.Skip(all[:from])
 	t.seq = next
+	st := t.s.Status()
+	at := fmt.Sprintf("in round %d", st.Round)
+	if st.Over {
+		at = "the game is over"
+	}
+	fmt.Fprintf(t.out, "Resuming after %d answers, %s.\n", st.Entries, at)
+	fmt.Fprint(t.out, render.Text(p.View))
+	if from < len(all) {
+		fmt.Fprintln(t.out, "\nThe last moves:")
+		t.log.Show(snapshotState(p.View), all[from:])
+	}
 	return nil
 }
 
@@ -228,16 +257,24 @@ func (t *Table) ask(ctx context.Context, seat int, tok string) error {
 		case "b", "board":
 			fmt.Fprint(t.out, render.Text(p.View))
 			continue
+		case "o", "owners":
+			g := t.s.Game()
+			t.say(strings.TrimSuffix(render.Ownership(p.View, func(sq int) int { return g.Rent(sq, 1) }), "\n"), "  ", "      ")
+			continue
 		case "say":
 			t.speech = strings.TrimSpace(rest)
-			fmt.Fprintf(t.out, "  (you will say %q with your next move)\n", t.speech)
+			if t.speech == "" {
+				t.say("Say what? Type say and your words, such as: say good luck all", "  ", "  ")
+				continue
+			}
+			t.say(fmt.Sprintf("(you will say %q with your next move)", t.speech), "  ", "  ")
 			continue
 		case "t", "trade":
 			if p.Options == nil || p.Options.Trade == nil {
 				fmt.Fprintln(t.out, "  no trade can be proposed now")
 				continue
 			}
-			if text, err = t.tradeBuilder(ctx, seat, p.Options.Trade); err != nil {
+			if text, err = t.tradeBuilder(ctx, seat, p.View, p.Options.Trade); err != nil {
 				return err
 			}
 			if text == "" {
@@ -247,21 +284,21 @@ func (t *Table) ask(ctx context.Context, seat int, tok string) error {
 			text = line
 			if n, err := strconv.Atoi(line); err == nil {
 				if n < 1 || n > len(p.Options.Notation) {
-					fmt.Fprintf(t.out, "  no option %d: choose 1 to %d, or type a move (? for help)\n", n, len(p.Options.Notation))
+					t.say(fmt.Sprintf("There is no option %d: choose 1 to %d, or type a move (? for help).", n, len(p.Options.Notation)), "  ", "  ")
 					continue
 				}
 				text = p.Options.Notation[n-1]
 			}
 		}
-		a, err := t.note.Parse(seat, text)
+		a, err := t.note.Parse(seat, typed(text))
 		if err != nil {
-			fmt.Fprintf(t.out, "  %v\n", err)
+			t.say(render.InputError(err), "  ", "  ")
 			continue
 		}
 		_, err = t.s.Submit(ctx, tok, agent.Answer{Action: a, Speech: t.speech}, session.At(p.Entries), session.Hold())
 		var refused *session.Refused
 		if errors.As(err, &refused) {
-			fmt.Fprintf(t.out, "  refused (%s): %s\n", refused.Code, refused.Message)
+			t.say("Not allowed: "+render.Refusal(refused.Refusal, p.Decision, t.names), "  ", "  ")
 			continue
 		}
 		if err != nil {
@@ -272,82 +309,53 @@ func (t *Table) ask(ctx context.Context, seat int, tok string) error {
 	}
 }
 
-// menu shows the decision and its options, numbered.
+// menu shows the decision and its options, numbered, in plain words.
 func (t *Table) menu(p session.Pending, seat int) {
 	me := p.View.Players[seat]
 	where := "on " + me.PositionName
 	if me.InJail {
 		where = "in jail"
 	}
-	fmt.Fprintf(t.out, "\n  %s: %s, %s\n  %s\n", t.names[seat], t.log.Money(me.Cash), where, render.Decision(p.Decision, t.names))
+	fmt.Fprintf(t.out, "\n  %s: %s, %s\n", t.names[seat], t.log.Money(me.Cash), where)
+	t.say(render.DecisionIn(p.View, t.names), "  ", "  ")
 	o := p.Options
-	for i, text := range o.Notation {
-		fmt.Fprintf(t.out, "  %2d) %s%s\n", i+1, text, t.cost(text, seat, p.View))
+	for i, label := range render.Labels(t.rules, p.View, *o) {
+		t.say(label, fmt.Sprintf("  %2d) ", i+1), "      ")
 	}
 	if o.Bid != nil {
-		fmt.Fprintf(t.out, "      bid N: any amount from $%d to $%d\n", o.Bid.Min, o.Bid.Max)
+		t.say(fmt.Sprintf("bid N: any amount from $%d to $%d", o.Bid.Min, o.Bid.Max), "      ", "      ")
 	}
 	if o.Accept != nil {
-		fmt.Fprintf(t.out, "      accept N: %s (from $%d to $%d)\n", o.Accept.Meaning, o.Accept.Min, o.Accept.Max)
+		t.say(fmt.Sprintf("accept N: %s (from $%d to $%d)", o.Accept.Meaning, o.Accept.Min, o.Accept.Max), "      ", "        ")
 	}
 	if tr := o.Trade; tr != nil && (tr.Kind == monopoly.ActCounterTrade || tr.ProposalsLeft > 0) {
 		what := "propose a trade"
 		if tr.Kind == monopoly.ActCounterTrade {
 			what = "make a counter-offer"
 		}
-		fmt.Fprintf(t.out, "   t) %s, step by step\n", what)
+		t.say(what+", step by step", "   t) ", "      ")
 	}
-	fmt.Fprintln(t.out, "   b) board   say WORDS   ? help   q) quit (the game is saved)")
+	t.say("b) board   o) owners   say WORDS   ? help   q) quit (the game is saved)", "   ", "   ")
 }
 
-// cost adds what an option costs or brings, from the rules, to its line;
-// for a move, who owns the square it goes to.
-func (t *Table) cost(text string, seat int, view wire.Snapshot) string {
-	a, err := t.note.Parse(seat, text)
-	if err != nil {
-		return ""
-	}
-	r := t.rules
-	switch a.Kind {
-	case monopoly.ActBuild:
-		return fmt.Sprintf("  (costs $%d)", r.HouseCost(a.Arg))
-	case monopoly.ActSellBuilding:
-		return fmt.Sprintf("  (brings $%d)", r.BuildingSalePrice(a.Arg))
-	case monopoly.ActMortgage:
-		return fmt.Sprintf("  (brings $%d)", r.Squares[a.Arg].Mortgage)
-	case monopoly.ActUnmortgage:
-		return fmt.Sprintf("  (costs $%d)", r.UnmortgageCost(a.Arg))
-	case monopoly.ActPayJailFine:
-		return fmt.Sprintf("  ($%d)", r.JailFine)
-	case monopoly.ActMove:
-		if a.Arg >= len(view.Board) || view.Board[a.Arg].Price == 0 {
-			return ""
-		}
-		switch sq := view.Board[a.Arg]; {
-		case sq.Owner < 0:
-			return fmt.Sprintf("  (unowned, $%d)", sq.Price)
-		case sq.Owner == seat:
-			return "  (yours)"
-		case sq.Mortgaged:
-			return fmt.Sprintf("  (%s's, mortgaged)", t.names[sq.Owner])
-		default:
-			return fmt.Sprintf("  (%s's)", t.names[sq.Owner])
-		}
-	}
-	return ""
+// say writes text wrapped to the terminal's width, its first line
+// after first and the others after rest.
+func (t *Table) say(text, first, rest string) {
+	fmt.Fprintln(t.out, render.Wrap(text, t.width, first, rest))
 }
 
 func (t *Table) help() {
 	fmt.Fprint(t.out, `  Answer with an option's number, or type a move:
-    continue (roll, end)     buy     auction     bid 120     pass
-    build Boardwalk          sell Boardwalk      mortgage "St. Charles Place"
-    unmortgage Boardwalk     pay_fine     use_card     roll_doubles
+    roll, end (go on)      buy     auction     bid 120     pass
+    build Boardwalk        sell Boardwalk      mortgage "St. Charles Place"
+    unmortgage Boardwalk   pay fine     use card     roll doubles
     propose Cat give Boardwalk +$100 get "Park Place"    accept    reject
-    counter Cat give ... get ...      keep      lift_mortgage     bankrupt
-    move Boardwalk           (after the speed die's Bus, or triples)
+    counter Cat give ... get ...      keep      lift mortgage     bankrupt
+    move Boardwalk         (after the speed die's Bus, or triples)
   Square names may be shortened ("boardw"). Other commands:
     t, trade      build a trade offer step by step
     b, board      the board, the players and the bank
+    o, owners     who owns what, with houses and rents
     m, menu       the options again
     say WORDS     say something at the table with your next move
     q, quit       stop here: the game is saved; gopoly play --resume ID goes on
@@ -356,7 +364,7 @@ func (t *Table) help() {
 
 // tradeBuilder asks for a trade offer part by part and returns it in the
 // notation, or "" when the person gives up.
-func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOptions) (string, error) {
+func (t *Table) tradeBuilder(ctx context.Context, seat int, view wire.Snapshot, tr *wire.TradeOptions) (string, error) {
 	ask := func(prompt string) (string, error) {
 		fmt.Fprint(t.out, "  "+prompt+" ")
 		line, err := t.in.read(ctx)
@@ -377,7 +385,9 @@ func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOption
 		}
 		if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(tr.Partners) {
 			partner = &tr.Partners[n-1]
+			continue
 		}
+		t.say(fmt.Sprintf("%q is not one of them: answer with a number from 1 to %d, or x to give up.", line, len(tr.Partners)), "  ", "  ")
 	}
 	// side asks what one party puts in: squares from a list, cash, cards.
 	side := func(who string, s wire.TradeSide, cashWord string) (string, bool, error) {
@@ -393,7 +403,7 @@ func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOption
 				}
 				picked, ok := pick(line, len(s.Squares))
 				if !ok {
-					fmt.Fprintf(t.out, "  numbers from 1 to %d, separated by spaces or commas\n", len(s.Squares))
+					t.say(fmt.Sprintf("%q is not a list of squares: give numbers from 1 to %d, separated by spaces or commas (nothing for none, x to give up).", line, len(s.Squares)), "  ", "  ")
 					continue
 				}
 				for _, i := range picked {
@@ -413,7 +423,11 @@ func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOption
 					n, err = 0, nil
 				}
 				if err != nil || n < 0 || n > s.MaxCash {
-					fmt.Fprintf(t.out, "  a whole number from 0 to %d\n", s.MaxCash)
+					why := "is not a whole number of dollars"
+					if err == nil {
+						why = "is more than there is"
+					}
+					t.say(fmt.Sprintf("%q %s: give a whole number from 0 to %d.", line, why, s.MaxCash), "  ", "  ")
 					continue
 				}
 				if n > 0 {
@@ -423,19 +437,19 @@ func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOption
 			}
 		}
 		for _, deck := range s.JailCards {
-			line, err := ask(fmt.Sprintf("%s the Get Out of Jail Free card (%s)? [y/N]", who, deck))
+			line, err := ask(fmt.Sprintf("%s the Get Out of Jail Free card (%s)? [y/N]", who, render.DeckTitle(deck)))
 			if err != nil || line == "x" {
 				return "", false, err
 			}
 			if strings.HasPrefix(strings.ToLower(line), "y") {
-				items = append(items, "jail_card "+deck)
+				items = append(items, "jail card "+deck)
 			}
 		}
 		return strings.Join(items, " "), true, nil
 	}
 	giveCash, getCash := "you give:", t.names[partner.Seat]+" gives:"
 	if tr.Sealed {
-		fmt.Fprintf(t.out, "  %s\n", tr.Limits)
+		t.say("Sealed deal: the cash you name is a limit the other side does not see; if the two limits meet, the cash midway between them changes hands.", "  ", "  ")
 		giveCash, getCash = "sealed: the most you pay,", "sealed: the least you take,"
 	}
 	give, ok, err := side("you give:", tr.Give, giveCash)
@@ -457,7 +471,12 @@ func (t *Table) tradeBuilder(ctx context.Context, seat int, tr *wire.TradeOption
 	if get != "" {
 		text += " get " + get
 	}
-	line, err := ask(fmt.Sprintf("%s: send it? [Y/n]", text))
+	// The offer is read back in words, as the menu would list it.
+	offer := text
+	if a, err := t.note.Parse(seat, typed(text)); err == nil {
+		offer = render.Label(t.rules, view, a)
+	}
+	line, err := ask(fmt.Sprintf("%s. Send it? [Y/n]", offer))
 	if err != nil || strings.HasPrefix(strings.ToLower(line), "n") || line == "x" {
 		return "", err
 	}
@@ -530,10 +549,4 @@ func (l *LineReader) read(ctx context.Context) (string, error) {
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
-}
-
-// Board is the board now as the log shows the game, in text.
-func (t *Table) Board() (string, error) {
-	p, err := t.s.Pending(t.viewer)
-	return render.Text(p.View), err
 }

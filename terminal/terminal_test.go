@@ -32,3 +32,36 @@ func TestScriptedInput(t *testing.T) {
 		t.Errorf("echoed %q", echo.String())
 	}
 }
+
+// Moves typed in words read as the notation's command words; other
+// words, and "roll" alone (go on), are left as they are.
+func TestTypedWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"pay fine":                          "pay_fine",
+		"Pay the fine":                      "pay_fine",
+		"use card chance":                   "use_card chance",
+		"roll doubles":                      "roll_doubles",
+		"roll for doubles":                  "roll_doubles",
+		"roll":                              "roll",
+		"lift mortgage":                     "lift_mortgage",
+		"drop out":                          "pass",
+		"propose Bob give jail card chance": "propose Bob give jail_card chance",
+		"build Boardwalk":                   "build Boardwalk",
+	} {
+		if got := typed(in); got != want {
+			t.Errorf("typed(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The width is $COLUMNS where the output is no terminal, else 80.
+func TestWidth(t *testing.T) {
+	t.Setenv("COLUMNS", "")
+	if w := Width(io.Discard); w != 80 {
+		t.Errorf("no terminal, no COLUMNS: %d", w)
+	}
+	t.Setenv("COLUMNS", "50")
+	if w := Width(io.Discard); w != 50 {
+		t.Errorf("COLUMNS=50: %d", w)
+	}
+}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/table"
+	"github.com/gopoly/gopoly/wire"
 )
 
 // gamePage is a game's page: the board, the panels and the scripts that
@@ -83,9 +85,15 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request) {
 // gameState is what the page's scripts redraw from.
 type gameState struct {
 	session.Pending
-	Text   string         `json:"decision_text"` // the decision as a sentence for its seat
-	Status session.Status `json:"status"`
-	Pace   table.Pace     `json:"pace"`
+	Text string `json:"decision_text"` // the decision as a sentence for its seat
+	// Labels are the buttons of options.actions, one each in their
+	// order, in plain words; the actions stay the codes sent back.
+	Labels []string `json:"labels"`
+	// Waiting says whom the game waits for and for what, for the other
+	// seats and spectators; "" when it waits for nobody.
+	Waiting string         `json:"waiting_text"`
+	Status  session.Status `json:"status"`
+	Pace    table.Pace     `json:"pace"`
 }
 
 // stateOf is the state of sess as the holder of tok sees it.
@@ -95,7 +103,13 @@ func (s *Server) stateOf(sess *session.Session, tok string) (gameState, error) {
 		return gameState{}, err
 	}
 	setup := sess.Setup()
-	return gameState{Pending: p, Text: render.Decision(p.Decision, setup.Names()), Status: sess.Status(), Pace: s.drivers.Pace(sess.ID())}, nil
+	names := setup.Names()
+	st := gameState{Pending: p, Text: render.DecisionIn(p.View, names), Labels: []string{},
+		Waiting: render.Waiting(p.Decision, names), Status: sess.Status(), Pace: s.drivers.Pace(sess.ID())}
+	if p.Options != nil {
+		st.Labels = render.Labels(sess.Rules(), p.View, *p.Options)
+	}
+	return st, nil
 }
 
 // state is the token's holder's view, decision and options now.
@@ -136,10 +150,27 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	// cut that short, which would lose the answer with their moves.
 	prog, err := sess.Submit(context.WithoutCancel(r.Context()), token(r), agent.Answer{}, session.At(at), table.Answer(table.JSON, body))
 	if err != nil {
-		s.sessionError(w, r, err)
+		s.sessionError(w, r, forPeople(sess, token(r), err))
 		return
 	}
 	writeJSON(w, http.StatusOK, prog)
+}
+
+// forPeople words a refusal of the game for the person who answered:
+// its code stays for programs, its message says the rule in plain words
+// and names the seat that decides (render.Refusal).
+func forPeople(sess *session.Session, tok string, err error) error {
+	var ref *session.Refused
+	if !errors.As(err, &ref) {
+		return err
+	}
+	p, perr := sess.Pending(tok)
+	if perr != nil {
+		p.Decision = wire.Decision{Player: -1}
+	}
+	setup := sess.Setup()
+	ref.Message = render.Refusal(ref.Refusal, p.Decision, setup.Names()) // the refusal is this answer's own
+	return err
 }
 
 // fork opens a new game from a game's position after log entry at, with

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -677,5 +678,62 @@ func TestDealGame(t *testing.T) {
 	g, err := deal.Replay(rec)
 	if err != nil || !g.Over() || len(rec.Actions) < len(v.Log) {
 		t.Fatalf("the record replays to over %v (%d actions, %d moves logged): %v", g.Over(), len(rec.Actions), len(v.Log), err)
+	}
+}
+
+// The page gets its buttons and waiting line in plain words, one label
+// per listed action, and a refusal worded for the person: the seat that
+// decides by name, no code words, no package prefix, no seat from 0.
+func TestPeoplesWords(t *testing.T) {
+	ts := newTestServer(t)
+	_, data := ts.form(t, map[string]string{"seat0": "human", "seat1": "human", "seed": "1"}, "", true)
+	var l gameLinks
+	json.Unmarshal(data, &l)
+	a, b := tokenOf(l.Seats[0]), tokenOf(l.Seats[1])
+	var st struct {
+		Options struct {
+			Actions []json.RawMessage `json:"actions"`
+		} `json:"options"`
+		Labels  []string `json:"labels"`
+		Waiting string   `json:"waiting_text"`
+		Text    string   `json:"decision_text"`
+	}
+	_, data = ts.do(t, "GET", "/games/"+l.ID+"/state", a, nil)
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Labels) == 0 || len(st.Labels) != len(st.Options.Actions) || st.Labels[0] != "Roll the dice" {
+		t.Errorf("labels %q for %d actions", st.Labels, len(st.Options.Actions))
+	}
+	sess, err := ts.m.Open(context.Background(), l.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := sess.Setup()
+	first := setup.Names()[0]
+	if want := "Waiting for " + first + " to decide"; !strings.HasPrefix(st.Waiting, want) {
+		t.Errorf("waiting_text %q, want it to begin %q", st.Waiting, want)
+	}
+	engine := regexp.MustCompile(`\w_\w|\bplayer \d|\b[Ss]eat 0\b|\b(?:wire|notation|session):`)
+	for _, tc := range []struct {
+		tok  string
+		body any
+		says string
+	}{
+		{b, map[string]any{"action": map[string]string{"kind": "continue"}}, first},
+		{a, map[string]any{"action": map[string]string{"kind": "pay_jail_fine"}}, first},
+		{a, map[string]any{"action": map[string]any{"kind": "build", "square": 39}}, "Boardwalk"},
+		{a, map[string]any{"action": map[string]string{"kind": "asdfgh"}}, "Could not read that"},
+	} {
+		res, data := ts.do(t, "POST", "/games/"+l.ID+"/answer", tc.tok, tc.body)
+		var p problem
+		json.Unmarshal(data, &p)
+		if res.StatusCode != http.StatusUnprocessableEntity || p.Refusal == nil || p.Code == "" {
+			t.Errorf("%v: %d %s", tc.body, res.StatusCode, data)
+			continue
+		}
+		if m := engine.FindString(p.Message); m != "" || !strings.Contains(p.Message, tc.says) || p.Refusal.Message != p.Message {
+			t.Errorf("%v: refused with %q (engine word %q), want it to say %q", tc.body, p.Message, m, tc.says)
+		}
 	}
 }

@@ -50,8 +50,9 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 	out := cmd.OutOrStdout()
 	setup = s.Setup() // a resumed game's own
 	t, err := terminal.New(s, terminal.NewLineReader(cmd.InOrStdin(), out), out, sp.thoughts, sp.delay, func(labels []string) terminal.Log {
-		return &sessionLog{textPlayLog: newTextPlayLog(out, s.Rules(), setup.Names(), labels, setup.Seed, useColor(out)),
-			rounds: newRoundKeeper(len(setup.Seats)), seed: setup.Seed}
+		text := newTextPlayLog(out, s.Rules(), setup.Names(), labels, setup.Seed, useColor(out))
+		text.width = terminal.Width(out)
+		return &sessionLog{textPlayLog: text, rounds: newRoundKeeper(len(setup.Seats)), seed: setup.Seed}
 	})
 	if err != nil {
 		return usageErr(fmt.Errorf("play: session %s: %w", s.ID(), err))
@@ -62,13 +63,9 @@ func (sp *sessionPlay) run(cmd *cobra.Command, setup session.Setup) error {
 	}
 	fmt.Fprintf(out, "Session %s, stored as it is played (%s). Quit with q or Ctrl-C; go on later with:\n  %s\n", s.ID(), sp.store.describe(), resume)
 	if sp.resume != "" {
-		if err := t.Skip(); err != nil {
+		fmt.Fprintln(out)
+		if err := t.Resume(); err != nil {
 			return fmt.Errorf("play: %w", err)
-		}
-		st := s.Status()
-		fmt.Fprintf(out, "\nResuming after %d answers: %s\n", st.Entries, st.Summary)
-		if board, err := t.Board(); err == nil {
-			fmt.Fprint(out, board)
 		}
 	}
 	err = t.Play(ctx)
@@ -154,7 +151,7 @@ func playSession(cmd *cobra.Command, sp *sessionPlay, seed uint64, players int, 
 	if sp.resume != "" {
 		return sp.run(cmd, session.Setup{})
 	}
-	seats, err := session.ParseSeats(sp.seats)
+	seats, err := session.ParseSeats(personSeats(sp.seats))
 	if err != nil {
 		return usageErr(fmt.Errorf("play: --%s", strings.TrimPrefix(err.Error(), "session: ")))
 	}
@@ -191,6 +188,18 @@ func playSession(cmd *cobra.Command, sp *sessionPlay, seed uint64, players int, 
 		return err
 	}
 	return sp.run(cmd, setup)
+}
+
+// personSeats writes a person's seat in a seat list as the session
+// reads it, whatever its case: "HUMAN" and "Human" are a person too.
+func personSeats(list string) string {
+	fields := strings.Split(list, ",")
+	for i, f := range fields {
+		if w := strings.TrimSpace(f); strings.EqualFold(w, "human") || strings.EqualFold(w, "person") {
+			fields[i] = "human"
+		}
+	}
+	return strings.Join(fields, ",")
 }
 
 // rulesSource reads the rules a game is played by: the --rules file, or

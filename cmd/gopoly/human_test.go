@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -35,8 +36,14 @@ type console struct {
 // startConsole starts gopoly with args and its stdin and stdout on pipes.
 func startConsole(t *testing.T, args ...string) *console {
 	t.Helper()
+	return startConsoleEnv(t, nil, args...)
+}
+
+// startConsoleEnv is startConsole with env added to the environment.
+func startConsoleEnv(t *testing.T, env []string, args ...string) *console {
+	t.Helper()
 	c := &console{t: t, cmd: gopolyProcess(args...), chunks: make(chan string, 64)}
-	c.cmd.Env = append(c.cmd.Env, "NO_COLOR=1")
+	c.cmd.Env = append(append(c.cmd.Env, "NO_COLOR=1"), env...)
 	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -123,45 +130,56 @@ func tail(s string, n int) string {
 	return s
 }
 
-var optionRE = regexp.MustCompile(`(?m)^ +(\d+)\) (.+?)(?:  \(.*\))?$`)
+var optionRE = regexp.MustCompile(`(?m)^ +(\d+)\) (.+)$`)
+
+// moves are the scripted person's preferences, by the label an option
+// begins with, and the move it types for it.
+var moves = []struct{ label, move string }{
+	{"Buy ", "buy"}, {"Pay the $", "pay fine"}, {"Keep ", "keep"}, {"Reject the trade", "reject"},
+	{"Drop out of the auction", "drop out"}, {"Roll the dice", "roll"}, {"Roll again", "roll"},
+	{"End your turn", "end"}, {"Go on", "continue"},
+}
 
 // choose is the scripted person: from the options on screen it buys what
 // it lands on, pays to leave jail, turns down trades, drops out of
 // auctions, raises cash by selling and mortgaging before it goes
 // bankrupt, and otherwise goes on. It answers by the option's number or
-// by typing the move, alternately, so both are exercised.
+// by typing the move in words, alternately, so both are exercised.
 func choose(screen string, turn int) string {
 	menu := screen
 	if i := strings.LastIndex(screen, "\n  Ann: $"); i >= 0 {
 		menu = screen[i:]
 	}
-	options := map[string]string{}
-	var order []string
+	var numbers, labels []string
 	for _, m := range optionRE.FindAllStringSubmatch(menu, -1) {
-		options[m[2]] = m[1]
-		order = append(order, m[2])
+		numbers = append(numbers, m[1])
+		labels = append(labels, m[2])
 	}
-	pick := func(move string) string {
-		if turn%2 == 0 {
-			return options[move]
+	pick := func(i int, move string) string {
+		if turn%2 == 0 || move == "" {
+			return numbers[i]
 		}
 		return move
 	}
-	for _, move := range []string{"buy", "pay_fine", "keep", "reject", "pass", "continue"} {
-		if _, ok := options[move]; ok {
-			return pick(move)
+	for _, mv := range moves {
+		for i, l := range labels {
+			if strings.HasPrefix(l, mv.label) {
+				return pick(i, mv.move)
+			}
 		}
 	}
-	for _, move := range order {
-		if strings.HasPrefix(move, "sell ") || strings.HasPrefix(move, "mortgage ") {
-			return pick(move)
+	for i, l := range labels {
+		if strings.HasPrefix(l, "Sell ") || strings.HasPrefix(l, "Mortgage ") {
+			return pick(i, "")
 		}
 	}
-	if _, ok := options["bankrupt"]; ok {
-		return pick("bankrupt")
+	for i, l := range labels {
+		if l == "Declare bankruptcy" {
+			return pick(i, "bankrupt")
+		}
 	}
-	if len(order) > 0 {
-		return pick(order[0])
+	if len(labels) > 0 {
+		return numbers[0]
 	}
 	return "continue"
 }
@@ -218,9 +236,11 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 	// an illegal move, words, then the answer.
 	for _, probe := range []struct{ in, want string }{
 		{"board", "Bank: 32 houses, 12 hotels left."},
-		{"fly to the moon", `unknown command "fly"`},
-		{"build Boardwalk", "refused ("},
-		{"7", "no option 7"},
+		{"fly to the moon", "That is not a move here"},
+		{"build Boardwalk", "Not allowed: "},
+		{"7", "There is no option 7"},
+		{"say", "Say what?"},
+		{"o", "Unowned: 28 squares."},
 		{"say good luck all", `you will say "good luck all"`},
 	} {
 		c.send(probe.in)
@@ -241,6 +261,14 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 	}
 	if !strings.Contains(screen, `Ann: "good luck all"`) {
 		t.Error("the person's words were not said at the table")
+	}
+	// A person reads no engine word in the whole game: no code word, no
+	// phase, no package prefix, no seat counted from 0.
+	engine := regexp.MustCompile(`\w_\w|\bphase\b|\b(?:wire|notation|agent|session|monopoly):|\bplayer \d|\b[Ss]eat 0\b`)
+	for _, line := range strings.Split(screen, "\n") {
+		if m := engine.FindString(line); m != "" && !strings.Contains(line, "--resume") {
+			t.Errorf("the engine word %q in %q", m, line)
+		}
 	}
 	_, want := sessionDigest(t, whole)
 	if !want.Over || answers < 50 {
@@ -286,8 +314,8 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 			if code := r.wait(); code != 0 {
 				t.Fatalf("resumed: exit %d: %s", code, r.stderr.String())
 			}
-			if !strings.Contains(r.screen.String(), "Resuming after") {
-				t.Error("no resume line")
+			if !strings.Contains(r.screen.String(), "Resuming after") || !strings.Contains(r.screen.String(), "The last moves:") {
+				t.Errorf("no resume line or no last moves:\n%s", tail(r.screen.String(), 3000))
 			}
 			_, got := sessionDigest(t, dir)
 			if got.Digest != want.Digest || got.Entries != want.Entries || n != answers {
@@ -299,6 +327,21 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 				t.Errorf("standings differ:\n%s\n---\n%s", rEnd, end)
 			}
 		})
+	}
+}
+
+// The menu wraps to the terminal's width ($COLUMNS where the output is
+// not a terminal), each continuation under its option's text.
+func TestHumanMenuWraps(t *testing.T) {
+	c := startConsoleEnv(t, []string{"COLUMNS=32"}, "play", "--seats", "human,baseline", "--seed", "3", "--delay", "0", "--data", t.TempDir())
+	screen, _ := c.next()
+	c.send("q")
+	c.wait()
+	menu := screen[strings.LastIndex(screen, "\n  Ann: $"):]
+	for _, line := range strings.Split(menu, "\n") {
+		if utf8.RuneCountInString(line) > 32 {
+			t.Errorf("%q is wider than 32 columns in\n%s", line, menu)
+		}
 	}
 }
 
@@ -428,17 +471,26 @@ func TestHumanTradeBuilder(t *testing.T) {
 		c.next()
 		c.send("t")
 		c.until("with whom? ")
+		// An answer it cannot take is asked again, saying why.
+		c.send("9")
+		if again := c.until("with whom? "); !strings.Contains(again, `"9" is not one of them`) {
+			t.Errorf("asked again without saying why:\n%s", again)
+		}
 		c.send("1")
 		c.until("you give: squares (numbers): ")
 		c.send("1")
 		c.until(tc.giveCash + ", $0 to $")
+		c.send("lots")
+		if again := c.until(tc.giveCash + ", $0 to $"); !strings.Contains(again, `"lots" is not a whole number of dollars`) {
+			t.Errorf("asked again without saying why:\n%s", again)
+		}
 		c.send("")
 		c.until("you get: squares (numbers): ")
 		c.send("")
 		c.until(tc.getCash + ", $0 to $")
 		c.send("")
-		screen := c.until("send it? [Y/n] ")
-		if !strings.Contains(screen, "propose Bob give ") {
+		screen := c.until("Send it? [Y/n] ")
+		if !strings.Contains(screen, "Propose a trade to Bob: give ") {
 			t.Fatalf("no offer to confirm:\n%s", screen)
 		}
 		c.send("y")
@@ -511,8 +563,8 @@ func TestHumanCounterOffer(t *testing.T) {
 			c.send("n")
 		case strings.Contains(screen, "cash, $0 to $"):
 			c.send("")
-		case strings.HasSuffix(screen, "send it? [Y/n] "):
-			if !strings.Contains(screen, "counter Bob") {
+		case strings.HasSuffix(screen, "Send it? [Y/n] "):
+			if !strings.Contains(screen, "Counter-offer to Bob: give ") {
 				t.Fatalf("not a counter-offer:\n%s", screen)
 			}
 			c.send("y")

@@ -66,7 +66,25 @@ func newRootCmd() *cobra.Command {
 		newMCPCmd(),
 		newVersionCmd(),
 	)
+	nameArgs(root)
 	return root
+}
+
+// nameArgs makes every command's complaint about its arguments name the
+// command and how it is used: cobra's own ("accepts 1 arg(s), received
+// 0") names neither.
+func nameArgs(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return fmt.Errorf("%s: %v (usage: %s)", c.CommandPath(), err, c.UseLine())
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		nameArgs(sub)
+	}
 }
 
 // newCommandTree returns a new gopoly command tree, and a function that

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +21,9 @@ import (
 	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/llm"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/terminal"
 )
 
 // playOptions are the settings of play that no flag sets.
@@ -70,6 +73,9 @@ quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.apply(cmd); err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("seats") && strings.TrimSpace(sp.seats) == "" {
+				return usageErr(errors.New("play: --seats is empty: name who plays each seat, such as --seats human,shark,professor,hustler"))
 			}
 			if sp.seats != "" || sp.resume != "" {
 				return playSession(cmd, &sp, seed, players, rulesPath, paramsPath, maxRounds, thoughts)
@@ -122,7 +128,11 @@ quit with q or Ctrl-C at any point and go on later with --resume ID.`,
 			if asJSON {
 				log = &jsonPlayLog{w: out, rules: rules, names: seatNames[:players]}
 			} else {
-				log = newTextPlayLog(out, rules, seatNames[:players], seats, seed, useColor(cmd.OutOrStdout()))
+				text := newTextPlayLog(out, rules, seatNames[:players], seats, seed, useColor(cmd.OutOrStdout()))
+				if isTerminal(cmd.OutOrStdout()) {
+					text.width = terminal.Width(cmd.OutOrStdout())
+				}
+				log = text
 			}
 			st, err := playGame(rules, seats, params, seed, thoughts, opts.maxDecisions, log)
 			if err != nil {
@@ -415,9 +425,11 @@ type textPlayLog struct {
 	labels []string // who plays each seat: a bot's name, "human"
 	names  []string // as printed, coloured when colour is on
 	color  bool
+	width  int // the columns event lines wrap to; 0: no wrapping (a file, a pipe)
 	round  int
 	roll   string // a roll waiting for the move it causes, to share its line
 	cur    int8
+	high   int // the high bid of the auction under way
 }
 
 // tableState is where the players stand, for the line that starts each
@@ -459,10 +471,15 @@ func (l *textPlayLog) money(amount int) string {
 	return l.paint(ansiMoney, fmt.Sprintf("$%d", amount))
 }
 
-// line writes one event line of the current turn.
+// line writes one event line of the current turn, wrapped to the
+// terminal's width when there is one.
 func (l *textPlayLog) line(s string) {
 	if l.color {
 		s = moneyRE.ReplaceAllStringFunc(s, func(m string) string { return ansiMoney + m + ansiReset })
+	}
+	if l.width > 0 {
+		fmt.Fprintln(l.w, render.Wrap(s, l.width, "    ", "      "))
+		return
 	}
 	fmt.Fprintf(l.w, "    %s\n", s)
 }
@@ -557,6 +574,27 @@ func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 		if d1 == d2 {
 			l.roll += " (doubles)"
 		}
+	case monopoly.EvAuctionStart:
+		l.high = 0
+		l.line(l.sentence(e))
+	case monopoly.EvBid:
+		l.high = int(e.Amount)
+		l.line(l.sentence(e))
+	case monopoly.EvDecline:
+		// The rules decline for a player short of the price (7.4), and
+		// drop a bidder who cannot top the high bid (8.3): say why.
+		sq := &l.rules.Squares[e.Square]
+		if cash := g.Cash(int(e.Player)); cash < sq.Price {
+			l.line(render.CannotBuy(l.names[e.Player], sq.Name, sq.Price, cash))
+			break
+		}
+		l.line(l.sentence(e))
+	case monopoly.EvDropOut:
+		if cash := g.Cash(int(e.Player)); cash <= l.high {
+			l.line(render.CannotBid(l.names[e.Player], l.high, cash))
+			break
+		}
+		l.line(l.sentence(e))
 	case monopoly.EvRollResolved:
 		// The move and jail lines already say where the roll ended.
 	case monopoly.EvGameOver:
@@ -585,7 +623,15 @@ func (l *textPlayLog) standings(st playStandings) {
 	l.flushRoll()
 	w := l.w
 	fmt.Fprintf(w, "\n%s\n", l.paint(ansiBold, "── Final standings "+strings.Repeat("─", 41)))
-	fmt.Fprintf(w, "%4s  %-6s %-10s %8s %8s %13s %10s  %s\n", "rank", "player", "bot", "cash", "props", "houses/hotels", "net worth", "status")
+	// The columns fit the longest name and label; a label longer than a
+	// column may be (a program's command line) is cut short.
+	nameW, botW := len("player"), len("bot")
+	for _, p := range st.Players {
+		nameW = max(nameW, utf8.RuneCountInString(p.Name))
+		botW = max(botW, utf8.RuneCountInString(shorten(p.Bot, maxLabel)))
+	}
+	botW = max(botW, 10)
+	fmt.Fprintf(w, "%4s  %-*s %-*s %8s %8s %13s %10s  %s\n", "rank", nameW, "player", botW, "bot", "cash", "props", "houses/hotels", "net worth", "status")
 	for _, p := range st.Players {
 		status := ""
 		switch {
@@ -599,18 +645,35 @@ func (l *textPlayLog) standings(st playStandings) {
 			props += fmt.Sprintf(" (%dm)", p.Mortgaged)
 		}
 		// Pad before colouring: escape codes would upset the widths.
-		name := l.paint(seatColors[p.Seat], fmt.Sprintf("%-6s", p.Name))
+		name := l.paint(seatColors[p.Seat], pad(p.Name, nameW))
 		cash := l.paint(ansiMoney, fmt.Sprintf("%8s", fmt.Sprintf("$%d", p.Cash)))
 		worth := l.paint(ansiMoney, fmt.Sprintf("%10s", fmt.Sprintf("$%d", p.NetWorth)))
 		if p.Winner {
 			status = l.paint(ansiBold, status)
 		}
-		row := fmt.Sprintf("%4d  %s %-10s %s %8s %13s %s  %s", p.Rank, name, p.Bot, cash, props,
+		row := fmt.Sprintf("%4d  %s %s %s %8s %13s %s  %s", p.Rank, name, pad(shorten(p.Bot, maxLabel), botW), cash, props,
 			fmt.Sprintf("%d/%d", p.Houses, p.Hotels), worth, status)
 		fmt.Fprintln(w, strings.TrimRight(row, " "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, l.winnerLine(st))
+}
+
+// maxLabel is the widest a seat's label stands in the standings.
+const maxLabel = 24
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// pad pads s with spaces to n runes, as %-*s pads bytes.
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
 }
 
 func (l *textPlayLog) winnerLine(st playStandings) string {

@@ -370,7 +370,7 @@ names. Players' thoughts are kept; seat tokens are not.`,
 				return err
 			}
 			if err := os.WriteFile(path, data, 0o666); err != nil {
-				return fmt.Errorf("export: %w", err)
+				return usageErr(fmt.Errorf("export: -o: %w", err)) // an output that cannot be written is bad input
 			}
 			_, err = fmt.Fprintf(cmd.OutOrStdout(), "session %s: exported to %s\n", s.ID(), path)
 			return err

@@ -49,7 +49,11 @@ func (f *storeFlags) with(cmd *cobra.Command, fn func(m *session.Manager) error)
 func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo session.Options) (m *session.Manager, close func(), err error) {
 	st, err := store.Open(ctx, f.options())
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %s: %w", cmdName(cmd), f.describe(), err)
+		err = fmt.Errorf("%s: %s: %w", cmdName(cmd), f.describe(), err)
+		if f.db != "" || f.data != "" {
+			err = usageErr(err) // the store the flags name cannot be opened
+		}
+		return nil, nil, err
 	}
 	return session.NewManager(st, mo), func() { st.Close() }, nil
 }
