@@ -12,6 +12,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -290,7 +291,11 @@ func (s *Session) status() Status {
 	case st.Over:
 		st.Summary = fmt.Sprintf("over after %d rounds: a tie", s.g.RoundsPlayed())
 	case st.Waiting >= 0:
-		st.Summary = fmt.Sprintf("round %d: waiting for %s to decide %s", st.Round, s.setup.Seats[st.Waiting].Describe(), s.g.Pending().Kind)
+		names := make([]string, len(s.setup.Seats))
+		for i, seat := range s.setup.Seats {
+			names[i] = seat.Describe()
+		}
+		st.Summary = fmt.Sprintf("round %d: %s", st.Round, render.Waiting(wire.NewDecision(s.g.View(st.Waiting)), names))
 	default:
 		st.Summary = fmt.Sprintf("round %d: bots to play", st.Round)
 	}

@@ -90,7 +90,7 @@ type Status struct {
 	Over    bool
 	Winner  int    // the winning seat when over; -1 for a tie or none
 	Waiting int    // the seat the game waits for; -1 when none
-	Summary string // one line for people, such as "waiting for Ann (human)"
+	Summary string // one line for people, such as "round 3: Waiting for Ann (human) to decide whether to buy Boardwalk"
 }
 
 // Entry is one answer in a session's log.
