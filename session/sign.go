@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +35,7 @@ const KeyFile = "export.key"
 // does not exist, and the loser reads the winner's.
 func LoadKey(dir string) ([]byte, error) {
 	path := filepath.Join(dir, KeyFile)
-	if key, err := readKey(path); !errors.Is(err, fs.ErrNotExist) {
+	if key, err := readKey(path); !errors.Is(err, os.ErrNotExist) {
 		return key, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -45,7 +44,7 @@ func LoadKey(dir string) ([]byte, error) {
 	var b [32]byte
 	rand.Read(b[:])
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
+	if errors.Is(err, os.ErrExist) {
 		return readKey(path)
 	}
 	if err != nil {
