@@ -115,7 +115,7 @@ func TestGameReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st2.Close()
-	s3, err := session.NewManager(st2, session.Options{}).Import(ctx, data)
+	s3, err := session.NewManager(st2, session.Options{}).Import(ctx, data, session.Trust())
 	if err != nil {
 		t.Fatal(err)
 	}

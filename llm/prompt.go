@@ -103,7 +103,7 @@ func rulesSection(r *monopoly.Rules, players int) string {
 		line("Income tax is the lesser of its flat amount and a share of your net worth.")
 	}
 	if r.SpeedDie {
-		line("The speed die (Mega Edition) is thrown with the white dice once you have passed GO: a number adds to the move; Mr. Monopoly moves you on, after your square is settled, to the next unowned property (or the next one where you owe rent); the Bus lets you move by either white die or by both (a movement decision); triples let you move to any square (a movement decision) and end your roll.")
+		line("The speed die (Hasbro's standard edition) is thrown with the white dice once you have passed GO: a number adds to the move; Mr. Monopoly moves you on, after your square is settled, to the next unowned property (or the next one where you owe rent); the Bus lets you move by either white die or by both (a movement decision); triples let you move to any square (a movement decision) and end your roll.")
 	}
 	perPhase := fmt.Sprintf("%d", r.TradesPerPhase)
 	switch r.DealProtocol {

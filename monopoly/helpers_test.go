@@ -881,6 +881,11 @@ func (c *checker) checkRents(pre *monopoly.Game, evs []monopoly.Event) error {
 		switch e.Kind {
 		case monopoly.EvRoll:
 			dice, moves, dest = int(e.Dice[0]+e.Dice[1]), 0, -1
+		case monopoly.EvSpeedDie:
+			// Utilities count all three dice, the Bus and Mr. Monopoly as 0.
+			if f := monopoly.SpeedFace(e.Amount); f.Number() {
+				dice += int(f)
+			}
 		case monopoly.EvMove:
 			moves++
 			dest = int(e.Square)

@@ -138,7 +138,7 @@ type Rules struct {
 	TradesPerTurn            int // 0: no limit beyond the phases
 	DealProtocol             DealProtocol
 	CounterOffers            int         // open deals only
-	SpeedDie                 bool        // the speed die variant (Mega Edition)
+	SpeedDie                 bool        // the speed die variant (Hasbro's standard edition)
 	SpeedDieFaces            []SpeedFace // its faces, each equally likely
 	RailroadRent             []int
 	UtilityMultiplier        []int

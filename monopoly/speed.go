@@ -8,15 +8,17 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The speed die (Hasbro's Mega Edition) is a third die thrown with the
-// white dice once a player has passed GO, never to leave jail. Its faces
-// come from the rules file (speed_die_faces): a number adds to the white
-// dice; Mr. Monopoly moves the player on, after the white dice's move, to
-// the next unowned property (or, with none left, the next that charges
-// rent); the Bus lets the player move by either white die or by both; and
-// triples (the speed die showing the number both white dice show) move the
-// player to any square, ending the roll. Everything the die sets off goes
-// through the task stack like any other resolution.
+// The speed die (Hasbro's standard edition's; the Mega Edition's has bus
+// tickets and no first lap to wait) is a third die thrown with the white
+// dice once a player has passed GO, never to leave jail. Its faces come
+// from the rules file (speed_die_faces): a number adds to the white dice;
+// Mr. Monopoly moves the player on, after the white dice's move, to the
+// next unowned property (or, with none left, the next that charges rent);
+// the Bus lets the player move by either white die or by both; and triples
+// (the speed die showing the number both white dice show) move the player
+// to any square, ending the roll. A utility's rent counts all three dice
+// (RentDice). Everything the die sets off goes through the task stack like
+// any other resolution.
 
 // SpeedFace is a face of the speed die: a number 1-6 that adds to the
 // white dice, Mr. Monopoly or the Bus. SpeedNone is no speed die thrown.
@@ -245,6 +247,17 @@ func (g *Game) move(p int8, sq int) {
 // LastSpeedDie returns the speed die's face on the latest turn roll that
 // threw it (SpeedNone when it was not thrown).
 func (g *Game) LastSpeedDie() SpeedFace { return g.lastSpeed }
+
+// RentDice is the throw a utility's rent multiplies: the latest roll's
+// white dice and, when it threw the speed die, its number. Hasbro's rules
+// for the speed die count all three dice, the Bus and Mr. Monopoly as 0.
+func (g *Game) RentDice() int {
+	total := int(g.lastRoll[0]) + int(g.lastRoll[1])
+	if g.lastSpeed.Number() {
+		total += int(g.lastSpeed)
+	}
+	return total
+}
 
 // PassedGo reports whether p has passed GO at least once, after which its
 // rolls throw the speed die when the rules have one.

@@ -369,7 +369,7 @@ func (g *Game) land(pl int8, rentMul, diceMul int) {
 			g.push(task{kind: taskDiceRent, player: pl, sq: int8(sq), rentMul: int8(diceMul)})
 			return
 		}
-		rent := g.Rent(sq, int(g.lastRoll[0])+int(g.lastRoll[1]))
+		rent := g.Rent(sq, g.RentDice())
 		if rentMul > 0 {
 			rent *= rentMul
 		}

@@ -32,6 +32,10 @@ type Options struct {
 	// (exec:, tcp:, monopyly:) may be seated. Nil: agent.Lookup, every
 	// player linked into the program.
 	Players func(name string) (agent.Bot, error)
+	// Key signs exports and checks the signatures of imports (LoadKey:
+	// the data directory's). Nil: exports go unsigned, and imports need
+	// Trust.
+	Key []byte
 }
 
 // Lookup finds a bot in the manager's registry (Options.Players): what
@@ -97,6 +101,11 @@ func newTokens(setup Setup) Tokens {
 // yet: Advance plays the bots up to the first waiting decision.
 func (m *Manager) Create(ctx context.Context, setup Setup) (*Session, error) {
 	setup.Seats = slices.Clone(setup.Seats)
+	// Only a fork and an import say these, of answers made elsewhere.
+	setup.Trusted = false
+	for i := range setup.Seats {
+		setup.Seats[i].Since = 0
+	}
 	s, err := m.newSession(newID(), setup)
 	if err != nil {
 		return nil, err
@@ -164,6 +173,9 @@ func (m *Manager) restore(rec Record, log []Entry) (*Session, error) {
 	if err := strictJSON(rec.Setup, &setup); err != nil {
 		return nil, fmt.Errorf("session %s: setup: %w", rec.ID, err)
 	}
+	if rec.Version < 2 {
+		setup.inferSince(log)
+	}
 	s, err := m.newSession(rec.ID, setup)
 	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", rec.ID, err)
@@ -185,12 +197,17 @@ func (m *Manager) restore(rec Record, log []Entry) (*Session, error) {
 
 // replay plays log[:n] into a session at its start. Bots are asked at
 // each of their decisions, so that they reach the state they had; warm
-// also checks that a bot answers as it did (an entry logged by the same
-// bot in the same seat).
+// also checks that a bot answers as it did, words included, for every
+// entry from the seat's Since on, whatever the entry's By says: By is
+// checked too, but it is part of what an edited file could change.
 func (s *Session) replay(log []Entry, n int, warm bool) error {
 	for i, e := range log[:n] {
 		if e.Seat < 0 || e.Seat >= len(s.setup.Seats) {
 			return fmt.Errorf("%w: session %s: entry %d: no seat %d", ErrReplay, s.id, i, e.Seat)
+		}
+		seat := s.setup.Seats[e.Seat]
+		if i >= seat.Since && e.By != seat.by() {
+			return fmt.Errorf("%w: session %s: entry %d is by %q, but %s plays seat %d", ErrReplay, s.id, i, e.By, seat.Describe(), e.Seat)
 		}
 		if p := s.g.Decider(); p != e.Seat {
 			return fmt.Errorf("%w: session %s: entry %d answers for seat %d, but seat %d decides", ErrReplay, s.id, i, e.Seat, p)
@@ -207,10 +224,17 @@ func (s *Session) replay(log []Entry, n int, warm bool) error {
 		} else if bot := s.driver.Agents[e.Seat]; warm && bot != nil && !s.outside[e.Seat] {
 			// A program outside gopoly answers as it likes: its logged
 			// answers stand, and it is not asked again (nor started).
+			// Answers before Since were another player's, who is not
+			// seated to be asked.
 			mine := agent.Respond(bot, s.g.View(e.Seat), s.g.Pending(), s.driver.Words)
-			if e.By == s.setup.Seats[e.Seat].by() && !sameAction(mine.Action, a) {
+			switch {
+			case i < seat.Since:
+			case !sameAction(mine.Action, a):
 				return fmt.Errorf("%w: session %s: entry %d: %s answered %s then, %s now", ErrReplay, s.id, i,
-					s.setup.Seats[e.Seat].Describe(), e.Action, encode(s.c.rules, mine.Action))
+					seat.Describe(), e.Action, encode(s.c.rules, mine.Action))
+			case mine.Speech != e.Speech || mine.Thought != e.Thought:
+				return fmt.Errorf("%w: session %s: entry %d: %s said %q (thinking %q) then, %q (thinking %q) now", ErrReplay, s.id, i,
+					seat.Describe(), e.Speech, e.Thought, mine.Speech, mine.Thought)
 			}
 		}
 		if err := s.driver.Apply(s.g, e.Seat, ans); err != nil {
@@ -299,8 +323,18 @@ func (m *Manager) Fork(ctx context.Context, id string, at int, seats []Seat) (*S
 			if seat.Name == "" {
 				seat.Name = setup.Seats[i].Name
 			}
+			old := setup.Seats[i]
+			seat.Since = at // the answers inherited were another player's
+			if seat.Kind == old.Kind && seat.Bot == old.Bot && seat.Params == old.Params {
+				seat.Since = old.Since
+			}
 			setup.Seats[i] = seat
 		}
+	}
+	for i := range setup.Seats {
+		// A seat's player answers from Since on; the fork's log past at
+		// is its own.
+		setup.Seats[i].Since = min(setup.Seats[i].Since, at)
 	}
 	s, err := m.newSession(newID(), setup)
 	if err != nil {
@@ -315,7 +349,8 @@ func (m *Manager) Fork(ctx context.Context, id string, at int, seats []Seat) (*S
 }
 
 // Export returns the session as one JSON document, its setup and log: the
-// PGN of gopoly. Thoughts are kept; seat tokens are not.
+// PGN of gopoly. Thoughts are kept; seat tokens are not. It is signed
+// with the manager's Key, if it has one.
 func (s *Session) Export() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -323,6 +358,13 @@ func (s *Session) Export() ([]byte, error) {
 		Setup: s.setup, Digest: s.digest.Sum(), Log: make([]exportedEntry, len(s.log))}
 	for i, e := range s.log {
 		x.Log[i] = exportedEntry(e)
+	}
+	if key := s.m.opt.Key; len(key) > 0 {
+		sig, err := x.sign(key)
+		if err != nil {
+			return nil, err
+		}
+		x.Signature = sig
 	}
 	return json.MarshalIndent(x, "", "  ")
 }
@@ -336,8 +378,11 @@ type exported struct {
 	Parent  string          `json:"parent,omitempty"`
 	Created time.Time       `json:"created"`
 	Setup   Setup           `json:"setup"`
-	Digest  string          `json:"digest"`
+	Digest  string          `json:"digest"` // a consistency check, not a proof of origin (see sign.go)
 	Log     []exportedEntry `json:"log"`
+	// Signature is the HMAC of the rest (see sign), under the exporting
+	// data directory's key; "" when unsigned.
+	Signature string `json:"signature,omitempty"`
 }
 
 // exportedEntry is an Entry under the export's JSON names. The two are
@@ -354,9 +399,16 @@ type exportedEntry struct {
 }
 
 // Import stores an exported session, replayed and checked against its
-// digest. It keeps its id unless a session here has it already; seat
-// tokens are new.
-func (m *Manager) Import(ctx context.Context, data []byte) (*Session, error) {
+// digest. Its signature must check out with the manager's Key unless
+// Trust is given; either way the setup (rules, seed, seats) is replayed
+// with the log, and every bot seat's answer is the one its bot gives
+// (see replay). It keeps its id unless a session here has it already;
+// seat tokens are new. A refused import stores nothing.
+func (m *Manager) Import(ctx context.Context, data []byte, opts ...ImportOption) (*Session, error) {
+	var o importing
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var x exported
 	if err := strictJSON(data, &x); err != nil {
 		return nil, fmt.Errorf("session: import: %w", err)
@@ -367,6 +419,18 @@ func (m *Manager) Import(ctx context.Context, data []byte) (*Session, error) {
 	case x.Version < 1 || x.Version > FormatVersion:
 		return nil, fmt.Errorf("session: import: version %d; this gopoly reads version %d", x.Version, FormatVersion)
 	}
+	unchecked := !x.signedBy(m.opt.Key)
+	if unchecked && !o.trust {
+		why := "it was changed after it was exported, or exported from another data directory"
+		switch {
+		case len(m.opt.Key) == 0:
+			why = "there is no key here to check it with"
+		case x.Signature == "":
+			why = "it is not signed"
+		}
+		return nil, fmt.Errorf("%w: %s", ErrSignature, why)
+	}
+	x.Setup.Trusted = x.Setup.Trusted || unchecked
 	id := x.ID
 	if _, _, err := m.store.Load(ctx, id); id == "" || !errors.Is(err, ErrNotFound) {
 		id = newID()

@@ -94,10 +94,12 @@ func TestFork(t *testing.T) {
 	})
 }
 
-// Export and import move a session whole; a doctored export is refused.
+// Export and import move a session whole, between two stores of one
+// user (one key); a doctored export is refused.
 func TestExportImport(t *testing.T) {
 	eachStore(t, func(t *testing.T, open func(t *testing.T) session.Store) {
-		s := botSession(t, session.NewManager(open(t), session.Options{}), 9, "cautious,shark")
+		key := testKey(t)
+		s := botSession(t, session.NewManager(open(t), session.Options{Key: key}), 9, "cautious,shark")
 		data, err := s.Export()
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +107,7 @@ func TestExportImport(t *testing.T) {
 		if bytes.Contains(data, []byte(s.Tokens().Research)) {
 			t.Fatal("the export carries a token")
 		}
-		other := session.NewManager(open(t), session.Options{})
+		other := session.NewManager(open(t), session.Options{Key: key})
 		in, err := other.Import(ctx, data)
 		if err != nil {
 			t.Fatal(err)
@@ -122,8 +124,11 @@ func TestExportImport(t *testing.T) {
 		log := x["log"].([]any)
 		log[len(log)/2].(map[string]any)["speech"] = "words never said"
 		doctored, _ := json.Marshal(x)
-		if _, err := other.Import(ctx, doctored); !errors.Is(err, session.ErrReplay) {
-			t.Errorf("doctored speech: %v, want ErrReplay", err)
+		if _, err := other.Import(ctx, doctored); !errors.Is(err, session.ErrSignature) {
+			t.Errorf("doctored speech: %v, want ErrSignature", err)
+		}
+		if _, err := other.Import(ctx, doctored, session.Trust()); !errors.Is(err, session.ErrReplay) {
+			t.Errorf("doctored speech, trusted: %v, want ErrReplay", err)
 		}
 		bad := bytes.Replace(data, []byte(`"seat"`), []byte(`"seet"`), 1)
 		if _, err := other.Import(ctx, bad); err == nil || !strings.Contains(err.Error(), "seet") {

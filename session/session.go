@@ -299,6 +299,9 @@ func (s *Session) status() Status {
 	default:
 		st.Summary = fmt.Sprintf("round %d: bots to play", st.Round)
 	}
+	if s.setup.Trusted {
+		st.Summary += " (imported trusted: its signature was not checked)"
+	}
 	return st
 }
 

@@ -21,7 +21,9 @@ import (
 
 // FormatVersion is the version of the setup and log format, stored with
 // every session and written in every export.
-const FormatVersion = 1
+// Version 2 added the seats' Since and the export's signature: a
+// version 1 record's Since is read from its log (inferSince).
+const FormatVersion = 2
 
 // SeatKind is who plays a seat.
 type SeatKind string
@@ -45,6 +47,11 @@ type Seat struct {
 	Kind   SeatKind `json:"kind"`
 	Bot    string   `json:"bot,omitempty"`    // SeatBot: the registered bot
 	Params string   `json:"params,omitempty"` // SeatBot: its knobs, YAML (see agent.ParseParamSpec)
+	// Since is the first log entry this player answered: a fork that
+	// changed the seat sets it to the fork's point. The entries before
+	// were another player's, so a replay does not ask this bot to have
+	// given them; every one after, it does.
+	Since int `json:"since,omitempty"`
 }
 
 // Setup is everything but the answers that decides a session's game.
@@ -57,6 +64,10 @@ type Setup struct {
 	// Research: the creator opens the research view (every thought and
 	// sealed limit) to the game's spectators. It does not change the game.
 	Research bool `json:"research,omitempty"`
+	// Trusted: the session, or one it was forked from, was imported with
+	// Trust, its signature not checked: its setup and log are as the
+	// file said (they still replay, every bot answering as logged).
+	Trusted bool `json:"trusted,omitempty"`
 	// Checked, when set, is Rules already compiled by the caller (a
 	// front end that checked them to name its own input in errors), so
 	// that they are not parsed again; it is never stored.
@@ -216,6 +227,17 @@ func (s *Setup) players(c compiled) []agent.Agent {
 		}
 	}
 	return agents
+}
+
+// inferSince sets each seat's Since from a version 1 log, which had
+// none: the entry after the last one another player answered, as the
+// entries' By tell (version 1 forks kept the old player's By).
+func (s *Setup) inferSince(log []Entry) {
+	for i, e := range log {
+		if e.Seat >= 0 && e.Seat < len(s.Seats) && e.By != s.Seats[e.Seat].by() {
+			s.Seats[e.Seat].Since = i + 1
+		}
+	}
 }
 
 // by names who answers for a seat in log entries.

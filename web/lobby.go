@@ -20,7 +20,7 @@ import (
 // rules file goes on top.
 var presets = []struct{ Name, Label, YAML string }{
 	{"standard", "Standard (the rules reference)", ""},
-	{"speed-die", "Speed die (Mega Edition)", "speed_die: true\n"},
+	{"speed-die", "Speed die (standard edition)", "speed_die: true\n"},
 	{"sealed", "Sealed deals (Monopyly)", "deal_protocol: sealed\n"},
 	{"counters", "Counter-offers (MonopolyBench)", "counter_offers: true\n"},
 	{"jackpot", "Free Parking jackpot, lesser income tax", "free_parking_jackpot: true\nincome_tax: lesser\n"},

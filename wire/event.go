@@ -194,11 +194,14 @@ func NewEvent(r *monopoly.Rules, e monopoly.Event, viewer int, seq int) Event {
 			out.Failures = int(e.Amount)
 		case kBuild:
 			out.Buildings = int(e.Other)
-		case kDeck, kCard:
+		case kDeck:
 			out.Deck = int(e.Deck)
 			if e.Deck >= 0 && int(e.Deck) < len(r.Decks) {
 				out.DeckName = r.Decks[e.Deck].Name
-				if cards := r.Decks[e.Deck].Cards; k == kCard && e.Card >= 0 && int(e.Card) < len(cards) {
+			}
+		case kCard:
+			if e.Deck >= 0 && int(e.Deck) < len(r.Decks) {
+				if cards := r.Decks[e.Deck].Cards; e.Card >= 0 && int(e.Card) < len(cards) {
 					out.Card, out.CardID, out.CardText = int(e.Card), cards[e.Card].ID, cards[e.Card].Text
 				}
 			}
@@ -259,14 +262,13 @@ func (e *Event) AppendJSON(b []byte) []byte {
 			o.int(k, e.Buildings)
 		case kDice:
 			o.ints(k, e.Dice[:])
-		case kDeck, kCard:
-			o.int("deck", e.Deck)
+		case kDeck:
+			o.int(k, e.Deck)
 			o.str("deck_name", e.DeckName)
-			if k == kCard {
-				o.int("card", e.Card)
-				o.str("card_id", e.CardID)
-				o.str("card_text", e.CardText)
-			}
+		case kCard:
+			o.int(k, e.Card)
+			o.str("card_id", e.CardID)
+			o.str("card_text", e.CardText)
 		case kInJail:
 			o.bool(k, e.InJail)
 		case kCount:

@@ -352,7 +352,9 @@ func newExportCmd() *cobra.Command {
 		Short: "Write a stored session as one JSON document",
 		Long: `Writes session ID, its setup and its whole log of answers, as one JSON
 document that gopoly import reads back: to stdout, or to the file -o
-names. Players' thoughts are kept; seat tokens are not.`,
+names. Players' thoughts are kept; seat tokens are not. The document is
+signed with the key in the data directory (export.key), so that an
+import here can tell it was not changed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, s, done, err := sf.openSession(cmd, args[0], session.Options{})
@@ -382,14 +384,22 @@ names. Players' thoughts are kept; seat tokens are not.`,
 }
 
 func newImportCmd() *cobra.Command {
-	var sf storeFlags
+	var (
+		sf    storeFlags
+		trust bool
+	)
 	cmd := &cobra.Command{
 		Use:   "import FILE",
 		Short: "Store a session that gopoly export wrote",
 		Long: `Reads a session exported by gopoly export from FILE (- for stdin), checks
-that it replays to the game it recorded, and stores it: under its own id
-unless the store has a session of that id already, else under a new one.
-Its waiting seats get new tokens.`,
+that it replays to the game it recorded, every bot answering as logged,
+and stores it: under its own id unless the store has a session of that id
+already, else under a new one. Its waiting seats get new tokens.
+
+The export must carry the signature of this data directory's key: a file
+changed after it was exported, or exported elsewhere, is refused. --trust
+imports it anyway, if it still replays; the session then says it was
+imported trusted (in gopoly sessions, and in its status everywhere).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -409,7 +419,14 @@ Its waiting seats get new tokens.`,
 				return err
 			}
 			defer done()
-			s, err := m.Import(cmd.Context(), data)
+			var opts []session.ImportOption
+			if trust {
+				opts = append(opts, session.Trust())
+			}
+			s, err := m.Import(cmd.Context(), data, opts...)
+			if errors.Is(err, session.ErrSignature) {
+				err = fmt.Errorf("%w (import it with --trust only if you trust where it came from)", err)
+			}
 			if err != nil {
 				return usageErr(fmt.Errorf("import %s: %w", name, err))
 			}
@@ -418,6 +435,7 @@ Its waiting seats get new tokens.`,
 		},
 	}
 	sf.register(cmd)
+	cmd.Flags().BoolVar(&trust, "trust", false, "import an export whose signature does not check out (changed, or exported elsewhere), marked as trusted")
 	return cmd
 }
 

@@ -284,8 +284,9 @@ func TestForkCmd(t *testing.T) {
 		}
 		want := src.Setup().Seats
 		if seats != "" {
-			want[0] = session.Seat{Name: "Ann", Kind: session.SeatHuman}
-			want[2].Bot = "turtle"
+			// The seats changed answer from the fork on.
+			want[0] = session.Seat{Name: "Ann", Kind: session.SeatHuman, Since: at}
+			want[2].Bot, want[2].Since = "turtle", at
 		}
 		for i, seat := range f.Setup().Seats {
 			if seat != want[i] {
@@ -303,7 +304,12 @@ func TestExportImportCmd(t *testing.T) {
 	src := newStoredSession(t, sessionStore(t, dir), 8, "human,hustler", 60)
 	file := filepath.Join(t.TempDir(), "game.json")
 	sessionsRun(t, dir, 0, "export", src.ID(), "-o", file)
-	stdout, _ := sessionsRun(t, other, 0, "import", file)
+	// Another data directory has another key: the export is refused
+	// there unless trusted, and then says it was.
+	if _, stderr := sessionsRun(t, other, 2, "import", file); !strings.Contains(stderr, "signature") || !strings.Contains(stderr, "--trust") {
+		t.Errorf("import elsewhere: %q, want the signature refused with a hint", stderr)
+	}
+	stdout, _ := sessionsRun(t, other, 0, "import", file, "--trust")
 	m := sessionStore(t, other)
 	in, err := m.Open(context.Background(), createdID(t, stdout))
 	if err != nil {
@@ -312,16 +318,20 @@ func TestExportImportCmd(t *testing.T) {
 	if in.ID() != src.ID() || in.Status().Digest != src.Status().Digest || in.Status().Entries != src.Status().Entries {
 		t.Errorf("imported %s: %+v, exported %s: %+v", in.ID(), in.Status(), src.ID(), src.Status())
 	}
+	if listing, _ := sessionsRun(t, other, 0, "sessions"); !strings.Contains(listing, "imported trusted") {
+		t.Errorf("the trusted import is not marked in the list:\n%s", listing)
+	}
 
-	// Export to stdout, import from stdin: the id is taken now, so the
-	// import is stored under a new one.
+	// Export to stdout, import from stdin into the same data directory:
+	// the signature checks out, and the id is taken, so the import is
+	// stored under a new one.
 	exported, _ := sessionsRun(t, dir, 0, "export", src.ID())
 	var out, errOut bytes.Buffer
-	if code := execute([]string{"import", "-", "--data", other}, strings.NewReader(exported), &out, &errOut); code != 0 {
+	if code := execute([]string{"import", "-", "--data", dir}, strings.NewReader(exported), &out, &errOut); code != 0 {
 		t.Fatalf("import -: exit %d, %s", code, errOut.String())
 	}
-	again, err := m.Open(context.Background(), createdID(t, out.String()))
-	if err != nil || again.ID() == src.ID() || again.Status().Digest != src.Status().Digest {
+	again, err := sessionStore(t, dir).Open(context.Background(), createdID(t, out.String()))
+	if err != nil || again.ID() == src.ID() || again.Status().Digest != src.Status().Digest || again.Setup().Trusted {
 		t.Errorf("import from stdin: %v", err)
 	}
 
@@ -333,7 +343,7 @@ func TestExportImportCmd(t *testing.T) {
 	os.WriteFile(truncated, data[:len(data)/2], 0o666)
 	os.WriteFile(doctored, bytes.Replace(data, []byte(`"seed": 8`), []byte(`"seed": 9`), 1), 0o666)
 	for file, want := range map[string]string{truncated: "line ", doctored: "replays differently"} {
-		_, stderr := sessionsRun(t, empty, 2, "import", file)
+		_, stderr := sessionsRun(t, empty, 2, "import", file, "--trust")
 		if !strings.Contains(stderr, file) || !strings.Contains(stderr, want) {
 			t.Errorf("import %s: %q, want %q", filepath.Base(file), stderr, want)
 		}

@@ -46,7 +46,16 @@ func (f *storeFlags) with(cmd *cobra.Command, fn func(m *session.Manager) error)
 
 // openWith is open with a manager of options mo, such as the research
 // view that replay --thoughts needs.
+// Its sessions' exports are signed, and imports checked, with the data
+// directory's key, whichever store keeps the sessions.
 func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo session.Options) (m *session.Manager, close func(), err error) {
+	dir, err := f.dataDir(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if mo.Key, err = session.LoadKey(dir); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", cmdName(cmd), err)
+	}
 	st, err := store.Open(ctx, f.options())
 	if err != nil {
 		err = fmt.Errorf("%s: %s: %w", cmdName(cmd), f.describe(), err)
