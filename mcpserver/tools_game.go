@@ -358,7 +358,7 @@ func mcpPayloadSchemas() []*jsonschema.Schema {
 	}}
 	keys := map[string]*jsonschema.Schema{
 		"buy": boolean, "accept": boolean, "mortgage": boolean, "unmortgage": boolean, "improve": boolean, "unimprove": boolean,
-		"choice":     {Type: "string", Enum: strs(slices.Sorted(maps.Keys(jailChoices))...)},
+		"choice":     {Type: "string", Enum: strs(slices.Sorted(maps.Keys(jailChoices))...), Description: "how to leave jail"},
 		"deck":       {Types: []string{"string", "integer"}},
 		"bid":        {Types: []string{"integer", "null"}, Description: "the bid; null drops out"},
 		"limit":      {Type: "integer", Description: "sealed deals: the least net cash taken (negative: the most paid)"},
@@ -380,6 +380,11 @@ func mcpPayloadSchemas() []*jsonschema.Schema {
 				"speech": {Type: "string"}, "thought": {Type: "string"}}}
 		for _, k := range mcpKinds[kind] {
 			s.Properties[k] = keys[k]
+		}
+		if kind == "movementChoice" {
+			// Its choice is the Bus's, not jail's.
+			s.Properties["choice"] = &jsonschema.Schema{Type: "string", Enum: strs(busMoves...),
+				Description: "after the speed die's Bus: move by the first white die, the second, or both"}
 		}
 		out = append(out, s)
 	}
