@@ -143,7 +143,7 @@ func (s *Server) deleteConfig(ctx context.Context, _ *mcp.CallToolRequest, in co
 	}
 	err := s.m.DeleteConfig(ctx, in.ConfigID)
 	if errors.Is(err, session.ErrNotFound) {
-		return configDeletedOut{}, fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", in.ConfigID, s.opt.Store)
+		return configDeletedOut{}, fmt.Errorf("config_id %q: no such config; game://configs lists them", in.ConfigID)
 	}
 	if err != nil {
 		return configDeletedOut{}, err
@@ -166,7 +166,7 @@ func (s *Server) config(ctx context.Context, id string) (session.Config, error) 
 	}
 	c, err := s.m.Config(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
-		return c, fmt.Errorf("no config %q in %s; game://configs lists them", id, s.opt.Store)
+		return c, fmt.Errorf("no config %q; game://configs lists them", id)
 	}
 	return c, err
 }

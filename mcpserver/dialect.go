@@ -495,13 +495,7 @@ func jsonType(v any) string {
 }
 
 // clip shortens raw input quoted in a message.
-func clip(raw []byte) string {
-	const max = 80
-	if len(raw) > max {
-		return string(raw[:max]) + "..."
-	}
-	return string(raw)
-}
+func clip(raw []byte) string { return cut(string(raw), maxEcho, maxEcho) }
 
 // gopolyKinds are the engine's action kinds by name.
 func gopolyKinds() []string {

@@ -30,6 +30,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Lab runs the experiments of start_experiment (nil: none).
 	Lab *lab.Manager
+	// DataDir is the data directory. Errors name it without its path,
+	// and the key that makes stdio clients the owners of their games is
+	// kept there ("": no key).
+	DataDir string
 }
 
 // Server is gopoly's MCP server: the tools, resources and prompts over
@@ -113,7 +117,7 @@ func (s *Server) open(ctx context.Context, id string) (*session.Session, error) 
 	}
 	g, err := s.m.Open(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, fmt.Errorf("no game %q in %s; game://sessions lists the games", id, s.opt.Store)
+		return nil, fmt.Errorf("no game %q here; game://sessions lists the games", id)
 	}
 	if err != nil {
 		return nil, err
@@ -153,7 +157,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, check *jsonschema.Schema, h fu
 		s.stats.tool(name, err)
 		if err != nil {
 			res := &mcp.CallToolResult{IsError: true}
-			res.Content = []mcp.Content{&mcp.TextContent{Text: "mcpserver: " + name + ": " + err.Error()}}
+			res.Content = []mcp.Content{&mcp.TextContent{Text: "mcpserver: " + name + ": " + s.clientError(err)}}
 			return res, nil
 		}
 		return result(out)

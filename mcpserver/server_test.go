@@ -47,7 +47,7 @@ func newTable(t testing.TB, dir string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: "test", Store: "data directory " + dir, Lab: lm})
+	srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: "test", Store: "data directory " + dir, Lab: lm, DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -225,7 +225,7 @@ func idOf(line []byte) *jsonrpc.ID {
 // with the line's id, or a null one where it has none (the SDK's
 // encoder leaves out an id that is not valid, which JSON-RPC asks for).
 func (c *lineConn) refuse(id *jsonrpc.ID, code int64, msg string) {
-	jerr := &jsonrpc.Error{Code: code, Message: "mcpserver: " + msg}
+	jerr := &jsonrpc.Error{Code: code, Message: "mcpserver: " + capEchoes(msg)}
 	if id != nil {
 		c.Write(context.Background(), &jsonrpc.Response{ID: *id, Error: jerr})
 		return

@@ -498,7 +498,7 @@ func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMes
 	case configID != "" && configID != defaultConfig:
 		c, err := s.m.Config(ctx, configID)
 		if errors.Is(err, session.ErrNotFound) {
-			return table.Rules{}, fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", configID, s.opt.Store)
+			return table.Rules{}, fmt.Errorf("config_id %q: no such config; game://configs lists them", configID)
 		}
 		if err != nil {
 			return table.Rules{}, err

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -551,5 +552,72 @@ func TestGetDecisionAndTokens(t *testing.T) {
 	}
 	if len(tokens.Tokens) < 4 || !strings.Contains(names, "shark ") || !strings.Contains(names, "baseline ") || len(tokens.Params) == 0 {
 		t.Errorf("list_tokens: %+v", tokens)
+	}
+}
+
+// TestEchoesCapped sends inputs of a megabyte where each tool quotes its
+// input in an error, and checks that the error quotes at most about 100
+// characters of it, with its length.
+func TestEchoesCapped(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	c := create(t, cs, oneHuman(3, "baseline"))
+	g := c.GameID
+	advanceTo(t, cs, g)
+	big := strings.Repeat("x", 1<<20)
+	two := func(a, b string) map[string]any {
+		return map[string]any{"players": []any{map[string]any{"token": a, "is_human": true}, map[string]any{"token": b, "ai": map[string]any{}}}}
+	}
+	cases := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"submit_decision", map[string]any{"game_id": g, "decision": big}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": "{" + big}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": map[string]any{"kind": big}}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": map[string]any{"kind": "purchaseProperty", "buy": big}}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": map[string]any{"kind": "auctionBid", "bid": big}}},
+		{"submit_decision", map[string]any{"game_id": big, "decision": "buy"}},
+		{"advance_game", map[string]any{"game_id": big}},
+		{"read_resource", map[string]any{"uri": "game://" + big}},
+		{"read_resource", map[string]any{"uri": "game://" + g + "/history/full/" + big}},
+		{"create_game", two("A", big)},
+		{"create_game", map[string]any{"players": two("A", "B")["players"], "config_id": big}},
+		{"create_game", map[string]any{"players": two("A", "B")["players"], "rules": big + ": 1"}},
+		{"save_config", map[string]any{"config_id": big, "yaml": ""}},
+		{"delete_config", map[string]any{"config_id": big}},
+		{"cancel_experiment", map[string]any{"experiment_id": big}},
+		{"start_experiment", map[string]any{"resume": big}},
+	}
+	for _, c := range cases {
+		got := callErr(t, cs, c.tool, c.args)
+		if len(got) > 2000 || strings.Contains(got, strings.Repeat("x", 120)) {
+			t.Errorf("%s: an error of %d bytes echoes the input: %.300s", c.tool, len(got), got)
+		}
+	}
+	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "game://" + big})
+	if err == nil || len(err.Error()) > 2000 {
+		t.Errorf("resources/read of a long uri: an error of %d bytes", len(fmt.Sprint(err)))
+	}
+}
+
+// TestErrorsHideTheDataDirectory checks that errors about what the store
+// lacks, or cannot read, do not give a client the data directory's path.
+func TestErrorsHideTheDataDirectory(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	two := []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "B", "ai": map[string]any{}}}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"advance_game", map[string]any{"game_id": "feedfacecafe"}},
+		{"delete_config", map[string]any{"config_id": "nope"}},
+		{"create_game", map[string]any{"players": two, "config_id": "nope"}},
+		{"read_resource", map[string]any{"uri": "game://configs/nope"}},
+	} {
+		if got := callErr(t, cs, c.tool, c.args); strings.Contains(got, tb.dir) {
+			t.Errorf("%s: the error gives the data directory: %s", c.tool, got)
+		}
 	}
 }
