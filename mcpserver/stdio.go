@@ -157,6 +157,10 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 		c.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported: send one message per line")
 		return nil, false
 	}
+	if id := badID(line); id != nil {
+		c.writeLine(idRefusal(id))
+		return nil, false
+	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		c.refuse(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())

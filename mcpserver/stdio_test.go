@@ -1,0 +1,122 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopoly/gopoly/mcpserver"
+)
+
+// rawStdio is a client that writes and reads JSON-RPC lines itself, as a
+// hand-written client does.
+type rawStdio struct {
+	t   *testing.T
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+// stdio serves tb's server over pipes to a raw client.
+func (tb *table) stdio(t *testing.T) *rawStdio {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		tb.srv.ServeStdio(ctx, inR, outW)
+		outW.Close()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		cancel()
+		<-done
+	})
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	return &rawStdio{t: t, in: inW, out: sc}
+}
+
+// call writes line and returns the next answer: its raw id, and its
+// error message ("" if none).
+func (c *rawStdio) call(line string) (id string, errMsg string, result json.RawMessage) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatal(err)
+	}
+	got := make(chan bool, 1)
+	go func() { got <- c.out.Scan() }()
+	select {
+	case ok := <-got:
+		if !ok {
+			c.t.Fatalf("%s: no answer: %v", line, c.out.Err())
+		}
+	case <-time.After(30 * time.Second):
+		c.t.Fatalf("%s: no answer in 30s", line)
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(c.out.Bytes(), &msg); err != nil {
+		c.t.Fatalf("%s: answer %s: %v", line, c.out.Bytes(), err)
+	}
+	if msg.Error != nil {
+		errMsg = msg.Error.Message
+	}
+	return string(msg.ID), errMsg, msg.Result
+}
+
+const initParams = `"params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}`
+
+// TestIDsComeBackAsSent checks that a JSON-RPC id is answered exactly as
+// it was sent, or the request refused with the id as sent: a fraction
+// or a number beyond int64 would otherwise come back changed.
+func TestIDsComeBackAsSent(t *testing.T) {
+	tb := newTable(t, "")
+	c := tb.stdio(t)
+	if id, msg, _ := c.call(`{"jsonrpc":"2.0","id":7,"method":"initialize",` + initParams + `}`); id != "7" || msg != "" {
+		t.Fatalf("initialize: id %s, error %q", id, msg)
+	}
+	for _, id := range []string{"1.5", "1180591620717411303424", "1e3", "-0.0"} {
+		got, msg, _ := c.call(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if got != id || !strings.Contains(msg, "numeric id") {
+			t.Errorf("id %s: answered with id %s, error %q", id, got, msg)
+		}
+	}
+	for _, id := range []string{"8", `"seven"`, "-9223372036854775808"} {
+		got, msg, _ := c.call(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if got != id || msg != "" {
+			t.Errorf("id %s: answered with id %s, error %q", id, got, msg)
+		}
+	}
+}
+
+// TestHTTPIDsComeBackAsSent is TestIDsComeBackAsSent over HTTP.
+func TestHTTPIDsComeBackAsSent(t *testing.T) {
+	tb := newTable(t, "")
+	h := tb.srv.HTTPHandler(mcpserver.HTTPOptions{})
+	for _, c := range []struct {
+		id   string
+		code int
+	}{{"1.5", http.StatusBadRequest}, {"1180591620717411303424", http.StatusBadRequest}, {"12", http.StatusOK}} {
+		body := `{"jsonrpc":"2.0","id":` + c.id + `,"method":"initialize",` + initParams + `}`
+		req := httptest.NewRequest(http.MethodPost, mcpserver.HTTPPath, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != c.code || !strings.Contains(rec.Body.String(), `"id":`+c.id+`,`) {
+			t.Errorf("id %s: %d %s", c.id, rec.Code, rec.Body)
+		}
+	}
+}
