@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gopoly/gopoly/lab"
@@ -84,13 +85,14 @@ func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
 		Logger:             o.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		PageSize:           listPage,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.unknownResources)
+	s.mcp.AddReceivingMiddleware(s.unknownResources, undeclared)
 	for _, add := range features {
 		add(s)
 	}
@@ -98,6 +100,25 @@ func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
 		return nil, fmt.Errorf("mcpserver: %s: %w", o.Store, err)
 	}
 	return s, nil
+}
+
+// listPage is the most items of a list (resources, templates, tools,
+// prompts) one answer gives; a longer list goes on at nextCursor. Each
+// game is two resources, so that a store of many games would otherwise
+// come in one answer of any size.
+const listPage = 100
+
+// undeclared refuses the methods of capabilities the server does not
+// declare: the SDK answers logging/setLevel whatever the capabilities
+// say, and this server sends no log messages.
+func undeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "logging/setLevel" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: "mcpserver: logging/setLevel: this server declares no logging capability and sends no log messages"}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // MCP returns the SDK server, to connect transports to.

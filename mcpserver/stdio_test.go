@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/gopoly/gopoly/mcpserver"
 )
 
@@ -118,5 +120,57 @@ func TestHTTPIDsComeBackAsSent(t *testing.T) {
 		if rec.Code != c.code || !strings.Contains(rec.Body.String(), `"id":`+c.id+`,`) {
 			t.Errorf("id %s: %d %s", c.id, rec.Code, rec.Body)
 		}
+	}
+}
+
+// TestNoUndeclaredCapabilities checks that the server declares no
+// logging capability and refuses logging/setLevel accordingly.
+func TestNoUndeclaredCapabilities(t *testing.T) {
+	tb := newTable(t, "")
+	c := tb.stdio(t)
+	_, msg, res := c.call(`{"jsonrpc":"2.0","id":1,"method":"initialize",` + initParams + `}`)
+	var init struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	if err := json.Unmarshal(res, &init); err != nil || msg != "" {
+		t.Fatalf("initialize: %v %q", err, msg)
+	}
+	if _, ok := init.Capabilities["logging"]; ok {
+		t.Fatalf("logging is declared: %s", res)
+	}
+	if _, msg, _ := c.call(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"info"}}`); msg == "" {
+		t.Error("logging/setLevel answered though logging is not declared")
+	}
+}
+
+// TestResourcesPaginated checks that resources/list comes in pages, and
+// that following nextCursor lists every resource once.
+func TestResourcesPaginated(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	const games = 60 // two resources each: more than a page
+	for i := range games {
+		create(t, cs, oneHuman(i, "baseline"))
+	}
+	seen := map[string]bool{}
+	cursor, pages := "", 0
+	for {
+		res, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, r := range res.Resources {
+			if seen[r.URI] {
+				t.Errorf("%s listed twice", r.URI)
+			}
+			seen[r.URI] = true
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if pages < 2 || len(seen) < 2*games {
+		t.Errorf("%d resources in %d pages: want at least %d, in more than one page", len(seen), pages, 2*games)
 	}
 }
