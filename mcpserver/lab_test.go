@@ -61,8 +61,12 @@ func TestExperiments(t *testing.T) {
 	if n := strings.Count(results, "\n"); n != st.Done {
 		t.Fatalf("%d result lines for %d games", n, st.Done)
 	}
+	played := st.Done
 	if err := mcptest.Call(ctx, cs, "start_experiment", map[string]any{"resume": st.ID}, &st); err != nil {
 		t.Fatal(err)
+	}
+	if st.Done < played {
+		t.Fatalf("resumed with done %d: %d games were played before", st.Done, played)
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for st.State == "running" && time.Now().Before(deadline) {
