@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
+	gtable "github.com/gopoly/gopoly/table"
 )
 
 // An experiment started over MCP runs in the background, notifies its
@@ -200,5 +202,41 @@ func TestOnlyTheCreatorSteers(t *testing.T) {
 	}
 	if err := mcptest.Call(context.Background(), other, "delete_game", map[string]any{"game_id": g.GameID, "token": g.ResearchToken}, nil); err != nil {
 		t.Fatalf("delete with the research token: %v", err)
+	}
+}
+
+// TestProgramsAlike checks that every tool that seats players treats a
+// program (exec:) alike: refused by a host that does not allow programs,
+// with the host's reason, and passed to the host's registry, not refused
+// by the schema, by one that does.
+func TestProgramsAlike(t *testing.T) {
+	const why = "start gopoly mcp with --allow-programs"
+	marker := filepath.Join(t.TempDir(), "ran")
+	prog := "exec:touch " + marker
+	ctx := context.Background()
+	for _, allowed := range []bool{false, true} {
+		tb := newTableWith(t, "", gtable.Players(allowed, why))
+		cs := tb.connect(t, nil)
+		c := create(t, cs, oneHuman(1, "baseline"))
+		seats := []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "B", "ai": map[string]any{"strategy": prog}}}
+		calls := []struct {
+			tool string
+			args map[string]any
+		}{
+			{"create_game", map[string]any{"players": seats}},
+			{"fork_game", map[string]any{"game_id": c.GameID, "at": 0, "players": []any{map[string]any{}, map[string]any{"ai": map[string]any{"strategy": prog}}, map[string]any{}, map[string]any{}}}},
+			{"run_tournament", map[string]any{"bots": []string{"baseline", prog}, "games": 1}},
+			{"start_experiment", map[string]any{"spec": "name: p\nseeds: {start: 1, count: 1, step: 1}\nvariants:\n  - {name: a, seats: [baseline, '" + prog + "']}\n"}},
+		}
+		for _, call := range calls {
+			err := mcptest.Call(ctx, cs, call.tool, call.args, nil)
+			switch {
+			case !allowed && (err == nil || !strings.Contains(err.Error(), why)):
+				t.Errorf("programs refused: %s: %v", call.tool, err)
+			case allowed && err != nil && (strings.Contains(err.Error(), "arguments:") || strings.Contains(err.Error(), why)):
+				t.Errorf("programs allowed: %s refused it: %v", call.tool, err)
+			}
+		}
+		tb.close()
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
@@ -34,6 +35,13 @@ type table struct {
 // newTable starts a server on a new store (or on dir's, when given).
 func newTable(t testing.TB, dir string) *table {
 	t.Helper()
+	return newTableWith(t, dir, nil)
+}
+
+// newTableWith is newTable seating players from players (nil: every bot
+// and program).
+func newTableWith(t testing.TB, dir string, players func(string) (agent.Bot, error)) *table {
+	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
 	}
@@ -42,8 +50,8 @@ func newTable(t testing.TB, dir string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := session.NewManager(st, session.Options{Research: true}) // the research view on, as a host may have it
-	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1, nil)
+	m := session.NewManager(st, session.Options{Research: true, Players: players}) // the research view on, as a host may have it
+	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1, players)
 	if err != nil {
 		t.Fatal(err)
 	}

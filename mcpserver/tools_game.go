@@ -250,8 +250,14 @@ func playerSchema(required bool) *jsonschema.Schema {
 	prop(s, "is_human").Description = "the seat is answered through submit_decision (you, or another MCP client), with the seat token create_game returns"
 	ai := prop(s, "ai")
 	ai.Description = "the seat is a gopoly bot"
-	prop(ai, "strategy").Enum = strs(agent.Names()...)
-	prop(ai, "strategy").Description = "the bot (default baseline): " + strings.Join(agent.Names(), ", ")
+	// A program (exec:, tcp:, monopyly:) is a name of its own, which the
+	// host's registry seats or refuses (gopoly mcp --allow-programs), as
+	// it does for tournaments and experiments.
+	strategy := prop(ai, "strategy")
+	strategy.Types = nil
+	strategy.AnyOf = []*jsonschema.Schema{{Type: "string", Enum: strs(agent.Names()...)},
+		{Type: "string", Pattern: "^[a-z]+:.+", Description: "a program, such as exec:COMMAND, when the server allows programs (--allow-programs)"}}
+	strategy.Description = "the bot (default baseline): " + strings.Join(agent.Names(), ", ") + "; or a program (exec:, tcp:, monopyly:) where the server allows them"
 	prop(ai, "seed").Description = "accepted for monopoly-mcp's clients and not used: a bot draws from the game's seed and its seat, so that the game replays exactly"
 	params := prop(ai, "params")
 	params.Type = "object"

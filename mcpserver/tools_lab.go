@@ -233,7 +233,7 @@ func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in t
 	}
 	for i, b := range in.Bots {
 		if _, err := s.m.Lookup(b); err != nil {
-			return tournamentOut{}, fmt.Errorf("bots[%d]: unknown bot %q (list_tokens and create_game's schema list them)", i, b)
+			return tournamentOut{}, fmt.Errorf("bots[%d]: %w (list_tokens lists the bots)", i, err)
 		}
 	}
 	if in.Games < 1 || in.Games > maxTournamentGames {
