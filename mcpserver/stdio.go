@@ -24,6 +24,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	if err != nil {
 		return fmt.Errorf("mcpserver: stdio: %w", err)
 	}
+	s.seats.track(ss, true) // the local user's connection
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {

@@ -478,7 +478,9 @@ func (s *Server) created(req *mcp.CallToolRequest, g *session.Session, parent st
 	s.watch.game(g)
 	s.listGame(g.ID())
 	tokens := g.Tokens()
-	s.seats.remember(req.Session, g.ID(), tokens.Seats)
+	if err := s.seats.remember(req.Session, g.ID()); err != nil {
+		return gameOut{}, fmt.Errorf("game %s was created, but could not be kept as this user's: %w; pass its tokens", g.ID(), err)
+	}
 	setup := g.Setup()
 	out := gameOut{GameID: g.ID(), Parent: parent, At: at, Seed: setup.Seed, ConfigID: config, Notes: notes, ResearchToken: tokens.Research}
 	for i, seat := range setup.Seats {
@@ -548,7 +550,10 @@ func (s *Server) tokenFor(ss *mcp.ServerSession, g *session.Session, given strin
 	if given != "" {
 		return given
 	}
-	return s.seats.token(ss, g.ID(), seat)
+	if seats := g.Tokens().Seats; seat >= 0 && seat < len(seats) && s.seats.created(ss, g.ID()) {
+		return seats[seat]
+	}
+	return ""
 }
 
 // progressOf describes g after a call in which the bots played played
@@ -759,7 +764,9 @@ func (s *Server) deleteGame(ctx context.Context, req *mcp.CallToolRequest, in ga
 		return deletedOut{}, err
 	}
 	s.watch.forget(in.GameID)
-	s.seats.forget(in.GameID)
+	if err := s.seats.forget(in.GameID); err != nil {
+		return deletedOut{}, fmt.Errorf("game %s was deleted, but the list of this user's games was not updated: %w", in.GameID, err)
+	}
 	s.odds.Forget(in.GameID)
 	s.unlistGame(in.GameID)
 	s.publishLists()
