@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
 	gtable "github.com/gopoly/gopoly/table"
@@ -238,5 +240,89 @@ func TestProgramsAlike(t *testing.T) {
 			}
 		}
 		tb.close()
+	}
+}
+
+// TestMonopolyMCPExperiment starts the experiment of monopoly-mcp's
+// README (seed 000) with its arguments as they are written there, and
+// checks what it was translated into: every variant on the seeds given,
+// the override on the token's seat.
+func TestMonopolyMCPExperiment(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	ctx := context.Background()
+	const example = `{
+  "name": "baseline-vs-planning",
+  "config_id": "default",
+  "detail_level": "stats",
+  "seed_range": {
+    "start": 0,
+    "count": 100,
+    "step": 1
+  },
+  "variants": [
+    { "name": "baseline" },
+    {
+      "name": "planning",
+      "player_overrides": [
+        {
+          "token": "Battleship",
+          "ai": {
+            "strategy": "planning"
+          }
+        }
+      ]
+    }
+  ]
+}`
+	var args map[string]any
+	if err := json.Unmarshal([]byte(example), &args); err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		ID         string `json:"id"`
+		Experiment string `json:"experiment"`
+		Total      int    `json:"total"`
+		Spec       string `json:"spec"`
+	}
+	if err := mcptest.Call(ctx, cs, "start_experiment", args, &st); err != nil {
+		t.Fatal(err)
+	}
+	if err := mcptest.Call(ctx, cs, "cancel_experiment", map[string]any{"experiment_id": st.ID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st.Experiment != "baseline-vs-planning" || st.Total != 200 {
+		t.Errorf("started %q with %d games, want baseline-vs-planning with 200", st.Experiment, st.Total)
+	}
+	var spec struct {
+		Detail string `yaml:"detail"`
+		Seeds  struct {
+			Start, Count, Step int
+		} `yaml:"seeds"`
+		Variants []struct {
+			Name  string   `yaml:"name"`
+			Seats []string `yaml:"seats"`
+		} `yaml:"variants"`
+	}
+	if err := yaml.Unmarshal([]byte(st.Spec), &spec); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"adaptive", "adaptive", "adaptive", "adaptive"}
+	if spec.Detail != "stats" || spec.Seeds.Count != 100 || spec.Seeds.Step != 1 || len(spec.Variants) != 2 ||
+		!slices.Equal(spec.Variants[0].Seats, want) || !slices.Equal(spec.Variants[1].Seats, append([]string{"planning"}, want[1:]...)) {
+		t.Errorf("translated into:\n%s", st.Spec)
+	}
+	for _, bad := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"seed_range": map[string]any{"start": 0, "count": 5}, "name": "x", "variants": []any{map[string]any{"name": "a", "player_overrides": []any{map[string]any{"token": "Nobody", "ai": map[string]any{"strategy": "planning"}}}}}}, `token "Nobody" is not a player`},
+		{map[string]any{"name": "x", "variants": []any{map[string]any{"name": "a"}}}, "seed_range is required"},
+		{map[string]any{"name": "x", "seed_range": map[string]any{"start": 0, "count": 5}, "variants": []any{map[string]any{"name": "a"}}, "config_id": "nope"}, `config_id "nope"`},
+		{map[string]any{"name": "x", "seed_range": map[string]any{"start": 0, "count": 5}, "variants": []any{map[string]any{"name": "a"}}, "detail_level": "everything"}, "detail"},
+	} {
+		if got := callErr(t, cs, "start_experiment", bad.args); !strings.Contains(got, bad.want) {
+			t.Errorf("%v: %s, want %q", bad.args, got, bad.want)
+		}
 	}
 }
