@@ -621,3 +621,67 @@ func TestErrorsHideTheDataDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestMonopolyMCPConfig validates and saves a config in monopoly-mcp's
+// keys and action DSL (seed 000), plays a game by it, and checks what it
+// was read as.
+func TestMonopolyMCPConfig(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	ctx := context.Background()
+	const config = `rules:
+  enable_auctions: false
+  bank_free_parking: true
+speed_die:
+  faces: [1, 2, 3, bus, bus, mr_monopoly]
+chance_deck:
+  - player_action: ADVANCE_TO 0
+    text: Advance to GO
+  - player_action: ADVANCE_TO next(unowned_purchaseable, rent_owed_purchaseable)
+  - player_action: PAY property_multiplier(25,100)
+  - player_action: RECEIVE 10 all_players
+  - player_action: ADD_JAIL_FREE
+  - player_action: NOOP
+ai:
+  model_parameters:
+    cash_reserve_percentage: {mean: 20, std_dev: 5}
+`
+	var v struct {
+		Valid      bool     `json:"valid"`
+		Error      string   `json:"error"`
+		Translated string   `json:"translated_yaml"`
+		Notes      []string `json:"notes"`
+		Summary    struct {
+			Auctions bool `json:"auctions"`
+			Cards    int  `json:"cards"`
+		} `json:"summary"`
+	}
+	if err := mcptest.Call(ctx, cs, "validate_config", map[string]any{"yaml": config}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if !v.Valid || v.Summary.Auctions || !strings.Contains(v.Translated, "ADVANCE_TO NEXT unowned OR NEXT rent_owed") || len(v.Notes) < 2 {
+		t.Fatalf("validate_config: %+v", v)
+	}
+	var c struct {
+		ConfigID string `json:"config_id"`
+	}
+	if err := mcptest.Call(ctx, cs, "save_config", map[string]any{"yaml": config, "name": "mcp style"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	args := oneHuman(4, "baseline")
+	args["config_id"] = c.ConfigID
+	args["max_rounds"] = 20
+	g := create(t, cs, args)
+	if _, err := mcptest.Play(ctx, cs, g.GameID, "", mcptest.MCPObject, 2000); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct{ yaml, want string }{
+		{"chance_deck:\n  - player_action: SET_JAIL false\n", "chance_deck[0].player_action: SET_JAIL false"},
+		{"rules:\n  enable_auctions: maybe\n", "auctions"},
+		{"action_cells:\n  - player_action: NOOP\n", "action_cells"},
+	} {
+		if err := mcptest.Call(ctx, cs, "validate_config", map[string]any{"yaml": bad.yaml}, &v); err != nil || v.Valid || !strings.Contains(v.Error, bad.want) {
+			t.Errorf("%q: %+v %v, want an error with %q", bad.yaml, v, err, bad.want)
+		}
+	}
+}
