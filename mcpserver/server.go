@@ -182,6 +182,10 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, check *jsonschema.Schema, h fu
 	name := t.Name
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		out, err := runTool(ctx, req, resolved, h)
+		var in needInput
+		if errors.As(err, &in) {
+			return &mcp.CallToolResult{InputRequests: in.requests}, nil
+		}
 		s.stats.tool(name, err)
 		if err != nil {
 			res := &mcp.CallToolResult{IsError: true}

@@ -53,7 +53,7 @@ type (
 	}
 
 	createIn struct {
-		Players   []playerSpec    `json:"players"`
+		Players   []playerSpec    `json:"players,omitempty"`
 		Seed      *uint64         `json:"seed,omitempty"`
 		ConfigID  string          `json:"config_id,omitempty"`
 		Rules     json.RawMessage `json:"rules,omitempty"`
@@ -280,7 +280,7 @@ func createSchema() *jsonschema.Schema {
 	pl := prop(s, "players")
 	pl.Items = playerSchema(true)
 	pl.MinItems, pl.MaxItems = jsonschema.Ptr(2), jsonschema.Ptr(monopoly.MaxPlayers)
-	pl.Description = "the seats in turn order"
+	pl.Description = "the seats in turn order (left out: a client that shows forms asks its user for them)"
 	prop(s, "seed").Description = "the game's seed: the same seed and answers play the same game (default: random)"
 	prop(s, "config_id").Description = "the rules of a saved config (save_config; game://configs lists them); \"default\" is the standard rules"
 	prop(s, "rules").Types = []string{"object", "string"}
@@ -453,6 +453,16 @@ func seatsOf(players []playerSpec, keep bool) ([]session.Seat, []string, error) 
 }
 
 func (s *Server) createGame(ctx context.Context, req *mcp.CallToolRequest, in createIn) (gameOut, error) {
+	if len(in.Players) == 0 {
+		players, seed, err := s.elicitPlayers(req)
+		if err != nil {
+			return gameOut{}, err
+		}
+		in.Players = players
+		if in.Seed == nil {
+			in.Seed = seed
+		}
+	}
 	seats, notes, err := seatsOf(in.Players, false)
 	if err != nil {
 		return gameOut{}, err

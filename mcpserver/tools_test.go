@@ -45,7 +45,7 @@ func TestBadInput(t *testing.T) {
 		args any
 		want string
 	}{
-		{"create_game", map[string]any{}, `missing properties: ["players"]`},
+		{"create_game", map[string]any{}, `players is missing`},
 		{"create_game", map[string]any{"players": []any{map[string]any{"token": "A", "is_human": true}}}, "minItems"},
 		{"create_game", map[string]any{"players": []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "B", "ai": map[string]any{"strategy": "genius"}}}}, "genius"},
 		{"create_game", map[string]any{"players": []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "A", "is_human": true}}}, `name "A" is taken`},
@@ -683,5 +683,50 @@ ai:
 		if err := mcptest.Call(ctx, cs, "validate_config", map[string]any{"yaml": bad.yaml}, &v); err != nil || v.Valid || !strings.Contains(v.Error, bad.want) {
 			t.Errorf("%q: %+v %v, want an error with %q", bad.yaml, v, err, bad.want)
 		}
+	}
+}
+
+// TestCreateGameElicits calls create_game without players from a client
+// that shows forms: the server asks for the table, and makes the game
+// the user set up; a declined form creates nothing, and a client without
+// forms is told to give players.
+func TestCreateGameElicits(t *testing.T) {
+	// The newest protocol asks through the tool's result (inputRequests);
+	// an older one by a request of the server's.
+	for _, version := range []string{"2026-07-28", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) { testCreateGameElicits(t, version) })
+	}
+}
+
+func testCreateGameElicits(t *testing.T, version string) {
+	tb := newTable(t, "")
+	answer := "accept"
+	var asked []string
+	cs := tb.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		data, _ := json.Marshal(r.Params.RequestedSchema)
+		asked = append(asked, string(data))
+		if answer != "accept" {
+			return &mcp.ElicitResult{Action: answer}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"token": "Cat", "opponents": 2, "strategy": "shark", "seed": 9}}, nil
+	}}, version)
+	c := create(t, cs, map[string]any{})
+	if len(asked) != 1 || !strings.Contains(asked[0], `"opponents"`) {
+		t.Fatalf("asked %v", asked)
+	}
+	if c.Seed != 9 || len(c.Players) != 3 || c.Players[0].Token != "Cat" || c.Players[0].Kind != "mcp" || c.Players[1].Kind != "bot" {
+		t.Fatalf("created %+v", c)
+	}
+	before := readText(t, cs, "game://sessions")
+	answer = "decline"
+	if got := callErr(t, cs, "create_game", map[string]any{}); !strings.Contains(got, "nothing was created") {
+		t.Errorf("declined: %s", got)
+	}
+	if after := readText(t, cs, "game://sessions"); after != before {
+		t.Error("a declined form created a game")
+	}
+	plain := tb.connect(t, nil, version)
+	if got := callErr(t, plain, "create_game", map[string]any{}); !strings.Contains(got, "players is missing") {
+		t.Errorf("a client without forms: %s", got)
 	}
 }
