@@ -16,8 +16,10 @@ import (
 // TestTypeScriptClient plays whole games, standard and speed die, with a
 // client on the official TypeScript MCP SDK (testdata/tsclient, pinned
 // by its package-lock.json) over stdio: it never passes a token, answers
-// only in monopoly-mcp's payloads as JSON-encoded strings, and its SDK
-// validates every tool result against the tool's output schema.
+// only in monopoly-mcp's payloads (JSON-encoded strings in one game,
+// objects in the other), validates its arguments against the advertised
+// input schemas with ajv, and its SDK validates every tool result
+// against the tool's output schema.
 func TestTypeScriptClient(t *testing.T) {
 	dir := filepath.Join("testdata", "tsclient")
 	node, err := exec.LookPath("node")
@@ -31,11 +33,10 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	tb := newTable(t, "")
 	for _, game := range []struct {
-		seed  string
-		rules string
-	}{{"5", ""}, {"6", "speed_die: true"}} {
+		seed, form, rules string
+	}{{"5", "string", ""}, {"6", "object", "speed_die: true"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		cmd := exec.CommandContext(ctx, node, "play.mjs", game.seed, game.rules)
+		cmd := exec.CommandContext(ctx, node, "play.mjs", game.seed, game.form, game.rules)
 		cmd.Dir = dir
 		toServer, err := cmd.StdoutPipe()
 		if err != nil {

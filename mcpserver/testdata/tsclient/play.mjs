@@ -1,16 +1,20 @@
 // A client of gopoly mcp on the official TypeScript MCP SDK: it plays
 // one seat of a whole game the way a monopoly-mcp client does, never
-// passing a token and answering only with monopoly-mcp's payloads as
-// JSON-encoded strings. It speaks newline-delimited JSON-RPC on its own
-// stdin and stdout, which the Go test connects to the server; the SDK's
-// client validates every tool result against the tool's output schema.
+// passing a token and answering only with monopoly-mcp's payloads, as
+// JSON-encoded strings (FORM string) or objects (FORM object). It speaks
+// newline-delimited JSON-RPC on its own stdin and stdout, which the Go
+// test connects to the server; the SDK's client validates every tool
+// result against the tool's output schema, and this client validates
+// every call's arguments against the tool's advertised input schema
+// (ajv, JSON Schema 2020-12) before sending them.
 //
-//   node play.mjs SEED [RULES]    (RULES: a rules override, such as "speed_die: true")
+//   node play.mjs SEED FORM [RULES]    (RULES: a rules override, such as "speed_die: true")
 //
 // It prints one JSON line on stderr at the end: the status, the
 // decisions it sent and the payload kinds.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import Ajv2020 from "ajv/dist/2020.js";
 
 // StdioPipe is the SDK's stdio framing on this process's own stdin and
 // stdout: the server is at the other end of the pipes.
@@ -74,12 +78,20 @@ function choose(legal) {
 
 async function main() {
   const seed = Number(process.argv[2] ?? "1");
-  const rules = process.argv[3];
+  const form = process.argv[3] ?? "string";
+  const rules = process.argv[4];
   const client = new Client({ name: "gopoly-tsclient", version: "1.0.0" });
   await client.connect(new StdioPipe());
-  await client.listTools(); // the output schemas the client validates results against
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  const inputs = {};
+  for (const tool of (await client.listTools()).tools) {
+    inputs[tool.name] = ajv.compile(tool.inputSchema);
+  }
 
   const call = async (name, args) => {
+    if (!inputs[name](args)) {
+      throw new Error(`${name}: the arguments ${JSON.stringify(args)} do not match the advertised input schema: ${ajv.errorsText(inputs[name].errors)}`);
+    }
     const res = await client.callTool({ name, arguments: args });
     if (res.isError) throw new Error(`${name}: ${res.content.map((c) => c.text).join(" ")}`);
     return res.structuredContent;
@@ -110,7 +122,8 @@ async function main() {
     const doc = JSON.parse(res.contents[0].text);
     const payload = choose(doc.legal);
     kinds[payload.kind] = (kinds[payload.kind] ?? 0) + 1;
-    const out = await call("submit_decision", { game_id: id, decision: JSON.stringify(payload) });
+    const decision = form === "object" ? payload : JSON.stringify(payload);
+    const out = await call("submit_decision", { game_id: id, decision });
     if (out.applied.dialect !== "monopoly-mcp") throw new Error("read as " + out.applied.dialect);
     decisions++;
     state = out;
