@@ -121,7 +121,7 @@ func (m *Manager) Start(file string, spec []byte) (Status, error) {
 	var b [6]byte
 	rand.Read(b[:])
 	id := slug(e.Name) + "-" + hex.EncodeToString(b[:])
-	return m.start(id, e, time.Now().UTC())
+	return m.start(id, e, time.Now().UTC(), 0)
 }
 
 // Resume starts again a run that is stopped, cancelled or failed, from
@@ -140,16 +140,18 @@ func (m *Manager) Resume(id string) (Status, error) {
 	if err != nil {
 		return Status{}, fmt.Errorf("lab: %s: %w", id, err)
 	}
-	return m.start(id, e, s.Started)
+	return m.start(id, e, s.Started, s.Done)
 }
 
-func (m *Manager) start(id string, e *arena.Experiment, started time.Time) (Status, error) {
+// start runs e as run id, done of its games already played (a resumed
+// run: its status says so from the start, not 0 until the next game).
+func (m *Manager) start(id string, e *arena.Experiment, started time.Time, done int) (Status, error) {
 	if err := e.Seatable(m.players); err != nil {
 		return Status{}, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &run{cancel: cancel, done: make(chan struct{}),
-		status: Status{ID: id, Experiment: e.Name, State: StateRunning, Total: e.Games(), Started: started}}
+		status: Status{ID: id, Experiment: e.Name, State: StateRunning, Done: done, Total: e.Games(), Started: started}}
 	m.mu.Lock()
 	if _, busy := m.running[id]; busy {
 		m.mu.Unlock()

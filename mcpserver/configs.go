@@ -49,6 +49,8 @@ type (
 		Error      string         `json:"error,omitempty" jsonschema:"what is wrong, with the line and the field"`
 		Normalized string         `json:"normalized_yaml,omitempty" jsonschema:"the whole rules the config gives, as YAML"`
 		Summary    *configSummary `json:"summary,omitempty"`
+		Translated string         `json:"translated_yaml,omitempty" jsonschema:"a monopoly-mcp config: gopoly's rules keys it was read as (save_config saves these)"`
+		Notes      []string       `json:"notes,omitempty" jsonschema:"what of a monopoly-mcp config gopoly's rules leave out"`
 	}
 	saveIn struct {
 		ConfigID string `json:"config_id,omitempty"`
@@ -98,17 +100,38 @@ func compileConfig(name, text string) (*monopoly.Rules, error) {
 	return monopoly.DefaultRules().WithOverrides(name, []byte(text))
 }
 
-func (s *Server) validateConfig(_ context.Context, _ *mcp.CallToolRequest, in validateIn) (validateOut, error) {
-	r, err := compileConfig("yaml", in.YAML)
+// configText is a config's YAML in gopoly's keys: as given, or
+// translated from monopoly-mcp's (translated true), with its notes.
+func configText(text string) (string, bool, []string, error) {
+	if !isMCPConfig(text) {
+		return text, false, nil, nil
+	}
+	out, notes, err := fromMCPConfig(text)
 	if err != nil {
-		return validateOut{Valid: false, Error: err.Error()}, nil
+		return "", true, nil, fmt.Errorf("yaml (monopoly-mcp's config): %w", err)
+	}
+	return out, true, notes, nil
+}
+
+func (s *Server) validateConfig(_ context.Context, _ *mcp.CallToolRequest, in validateIn) (validateOut, error) {
+	text, translated, notes, err := configText(in.YAML)
+	if err != nil {
+		return validateOut{Valid: false, Error: capEchoes(err.Error())}, nil
+	}
+	r, err := compileConfig("yaml", text)
+	if err != nil {
+		return validateOut{Valid: false, Error: capEchoes(err.Error()), Notes: notes}, nil
 	}
 	norm, err := normalized(r)
 	if err != nil {
 		return validateOut{}, err
 	}
-	sum := summarize(r, in.YAML)
-	return validateOut{Valid: true, Normalized: norm, Summary: &sum}, nil
+	sum := summarize(r, text)
+	out := validateOut{Valid: true, Normalized: norm, Summary: &sum, Notes: notes}
+	if translated {
+		out.Translated = text
+	}
+	return out, nil
 }
 
 // idChars are what a config id made from a name keeps.
@@ -128,7 +151,11 @@ func (s *Server) saveConfig(ctx context.Context, _ *mcp.CallToolRequest, in save
 	if id == defaultConfig {
 		return configOut{}, errors.New(`config_id "default" is the standard rules and cannot be replaced: save under another id`)
 	}
-	c, err := s.m.SaveConfig(ctx, id, in.Name, in.YAML)
+	text, _, _, err := configText(in.YAML)
+	if err != nil {
+		return configOut{}, err
+	}
+	c, err := s.m.SaveConfig(ctx, id, in.Name, text)
 	if err != nil {
 		return configOut{}, err
 	}
@@ -143,7 +170,7 @@ func (s *Server) deleteConfig(ctx context.Context, _ *mcp.CallToolRequest, in co
 	}
 	err := s.m.DeleteConfig(ctx, in.ConfigID)
 	if errors.Is(err, session.ErrNotFound) {
-		return configDeletedOut{}, fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", in.ConfigID, s.opt.Store)
+		return configDeletedOut{}, fmt.Errorf("config_id %q: no such config; game://configs lists them", in.ConfigID)
 	}
 	if err != nil {
 		return configDeletedOut{}, err
@@ -166,7 +193,7 @@ func (s *Server) config(ctx context.Context, id string) (session.Config, error) 
 	}
 	c, err := s.m.Config(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
-		return c, fmt.Errorf("no config %q in %s; game://configs lists them", id, s.opt.Store)
+		return c, fmt.Errorf("no config %q; game://configs lists them", id)
 	}
 	return c, err
 }

@@ -245,7 +245,13 @@ func fromMCP(p *session.Pending, kind string, keys map[string]json.RawMessage) (
 			return w, "", "", err
 		}
 		w.Kind, w.Offer = map[string]monopoly.ActionKind{"proposeTrade": monopoly.ActProposeTrade, "counterTrade": monopoly.ActCounterTrade}[kind], o
-	case "mortgageProperty", "unmortgageProperty", "improveGroup", "unimproveGroup":
+	case "unmortgageProperty":
+		if p.Decision.Kind == monopoly.DecisionMortgagedTransfer {
+			w.Kind, err = mortgagedTransfer(p, keys)
+			return w, speech, thought, err
+		}
+		fallthrough
+	case "mortgageProperty", "improveGroup", "unimproveGroup":
 		sq, act, err := squareAction(p, kind, keys)
 		if err != nil {
 			return w, "", "", err
@@ -283,6 +289,33 @@ func movementSquare(p *session.Pending, keys map[string]json.RawMessage) (int, e
 		return 0, fmt.Errorf("choice: want one of %s, got %q", strings.Join(busMoves, ", "), choice)
 	}
 	return monopoly.BusSquares(d.Square, p.View.Dice[0], p.View.Dice[1], len(p.View.Board))[i], nil
+}
+
+// mortgagedTransfer reads unmortgageProperty when a mortgaged property
+// was received: unmortgage true lifts the mortgage now, false keeps it
+// (and pays the transfer fee). A location, if given, must be the square
+// received.
+func mortgagedTransfer(p *session.Pending, keys map[string]json.RawMessage) (monopoly.ActionKind, error) {
+	var lift bool
+	if err := required(keys, "unmortgage", &lift); err != nil {
+		return 0, fmt.Errorf("%v (true lifts the mortgage of the square received, false keeps it)", err)
+	}
+	if _, ok := keys["location"]; ok {
+		var sq int
+		if err := required(keys, "location", &sq); err != nil {
+			return 0, err
+		}
+		if sq != p.Decision.Square {
+			return 0, fmt.Errorf("location %d: the mortgaged square received is %d", sq, p.Decision.Square)
+		}
+	}
+	if _, ok := keys["colorGroup"]; ok {
+		return 0, errors.New(`"colorGroup" does not go with a mortgaged square received`)
+	}
+	if lift {
+		return monopoly.ActLiftMortgage, nil
+	}
+	return monopoly.ActKeepMortgaged, nil
 }
 
 // squareKinds are monopoly-mcp's kinds that act on one square: the key
@@ -462,13 +495,7 @@ func jsonType(v any) string {
 }
 
 // clip shortens raw input quoted in a message.
-func clip(raw []byte) string {
-	const max = 80
-	if len(raw) > max {
-		return string(raw[:max]) + "..."
-	}
-	return string(raw)
-}
+func clip(raw []byte) string { return cut(string(raw), maxEcho, maxEcho) }
 
 // gopolyKinds are the engine's action kinds by name.
 func gopolyKinds() []string {
@@ -641,6 +668,8 @@ func toMCP(p *session.Pending, a optionAction) *mcpPayload {
 		return &mcpPayload{Kind: kind, Accept: flag(a.Kind == "accept_trade"), Limit: a.Limit}
 	case "declare_bankruptcy":
 		return &mcpPayload{Kind: "declareBankruptcy"}
+	case "keep_mortgaged", "lift_mortgage":
+		return &mcpPayload{Kind: "unmortgageProperty", Unmortgage: flag(a.Kind == "lift_mortgage"), Location: &d.Square}
 	case "move":
 		if d.Amount > 0 && a.Square != nil {
 			// The Bus: name the move by the die, as monopoly-mcp does.

@@ -69,6 +69,9 @@ func (h *httpGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if refuseBadID(w, r) {
+		return
+	}
 	if r.Header.Get("Mcp-Protocol-Version") >= firstStateless {
 		h.stateless.ServeHTTP(w, r)
 		return

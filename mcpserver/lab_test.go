@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
+	gtable "github.com/gopoly/gopoly/table"
 )
 
 // An experiment started over MCP runs in the background, notifies its
@@ -61,8 +65,12 @@ func TestExperiments(t *testing.T) {
 	if n := strings.Count(results, "\n"); n != st.Done {
 		t.Fatalf("%d result lines for %d games", n, st.Done)
 	}
+	played := st.Done
 	if err := mcptest.Call(ctx, cs, "start_experiment", map[string]any{"resume": st.ID}, &st); err != nil {
 		t.Fatal(err)
+	}
+	if st.Done < played {
+		t.Fatalf("resumed with done %d: %d games were played before", st.Done, played)
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for st.State == "running" && time.Now().Before(deadline) {
@@ -196,5 +204,125 @@ func TestOnlyTheCreatorSteers(t *testing.T) {
 	}
 	if err := mcptest.Call(context.Background(), other, "delete_game", map[string]any{"game_id": g.GameID, "token": g.ResearchToken}, nil); err != nil {
 		t.Fatalf("delete with the research token: %v", err)
+	}
+}
+
+// TestProgramsAlike checks that every tool that seats players treats a
+// program (exec:) alike: refused by a host that does not allow programs,
+// with the host's reason, and passed to the host's registry, not refused
+// by the schema, by one that does.
+func TestProgramsAlike(t *testing.T) {
+	const why = "start gopoly mcp with --allow-programs"
+	marker := filepath.Join(t.TempDir(), "ran")
+	prog := "exec:touch " + marker
+	ctx := context.Background()
+	for _, allowed := range []bool{false, true} {
+		tb := newTableWith(t, "", gtable.Players(allowed, why))
+		cs := tb.connect(t, nil)
+		c := create(t, cs, oneHuman(1, "baseline"))
+		seats := []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "B", "ai": map[string]any{"strategy": prog}}}
+		calls := []struct {
+			tool string
+			args map[string]any
+		}{
+			{"create_game", map[string]any{"players": seats}},
+			{"fork_game", map[string]any{"game_id": c.GameID, "at": 0, "players": []any{map[string]any{}, map[string]any{"ai": map[string]any{"strategy": prog}}, map[string]any{}, map[string]any{}}}},
+			{"run_tournament", map[string]any{"bots": []string{"baseline", prog}, "games": 1}},
+			{"start_experiment", map[string]any{"spec": "name: p\nseeds: {start: 1, count: 1, step: 1}\nvariants:\n  - {name: a, seats: [baseline, '" + prog + "']}\n"}},
+		}
+		for _, call := range calls {
+			err := mcptest.Call(ctx, cs, call.tool, call.args, nil)
+			switch {
+			case !allowed && (err == nil || !strings.Contains(err.Error(), why)):
+				t.Errorf("programs refused: %s: %v", call.tool, err)
+			case allowed && err != nil && (strings.Contains(err.Error(), "arguments:") || strings.Contains(err.Error(), why)):
+				t.Errorf("programs allowed: %s refused it: %v", call.tool, err)
+			}
+		}
+		tb.close()
+	}
+}
+
+// TestMonopolyMCPExperiment starts the experiment of monopoly-mcp's
+// README (seed 000) with its arguments as they are written there, and
+// checks what it was translated into: every variant on the seeds given,
+// the override on the token's seat.
+func TestMonopolyMCPExperiment(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	ctx := context.Background()
+	const example = `{
+  "name": "baseline-vs-planning",
+  "config_id": "default",
+  "detail_level": "stats",
+  "seed_range": {
+    "start": 0,
+    "count": 100,
+    "step": 1
+  },
+  "variants": [
+    { "name": "baseline" },
+    {
+      "name": "planning",
+      "player_overrides": [
+        {
+          "token": "Battleship",
+          "ai": {
+            "strategy": "planning"
+          }
+        }
+      ]
+    }
+  ]
+}`
+	var args map[string]any
+	if err := json.Unmarshal([]byte(example), &args); err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		ID         string `json:"id"`
+		Experiment string `json:"experiment"`
+		Total      int    `json:"total"`
+		Spec       string `json:"spec"`
+	}
+	if err := mcptest.Call(ctx, cs, "start_experiment", args, &st); err != nil {
+		t.Fatal(err)
+	}
+	if err := mcptest.Call(ctx, cs, "cancel_experiment", map[string]any{"experiment_id": st.ID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st.Experiment != "baseline-vs-planning" || st.Total != 200 {
+		t.Errorf("started %q with %d games, want baseline-vs-planning with 200", st.Experiment, st.Total)
+	}
+	var spec struct {
+		Detail string `yaml:"detail"`
+		Seeds  struct {
+			Start, Count, Step int
+		} `yaml:"seeds"`
+		Variants []struct {
+			Name  string   `yaml:"name"`
+			Seats []string `yaml:"seats"`
+		} `yaml:"variants"`
+	}
+	if err := yaml.Unmarshal([]byte(st.Spec), &spec); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"adaptive", "adaptive", "adaptive", "adaptive"}
+	if spec.Detail != "stats" || spec.Seeds.Count != 100 || spec.Seeds.Step != 1 || len(spec.Variants) != 2 ||
+		!slices.Equal(spec.Variants[0].Seats, want) || !slices.Equal(spec.Variants[1].Seats, append([]string{"planning"}, want[1:]...)) {
+		t.Errorf("translated into:\n%s", st.Spec)
+	}
+	for _, bad := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"seed_range": map[string]any{"start": 0, "count": 5}, "name": "x", "variants": []any{map[string]any{"name": "a", "player_overrides": []any{map[string]any{"token": "Nobody", "ai": map[string]any{"strategy": "planning"}}}}}}, `token "Nobody" is not a player`},
+		{map[string]any{"name": "x", "variants": []any{map[string]any{"name": "a"}}}, "seed_range is required"},
+		{map[string]any{"name": "x", "seed_range": map[string]any{"start": 0, "count": 5}, "variants": []any{map[string]any{"name": "a"}}, "config_id": "nope"}, `config_id "nope"`},
+		{map[string]any{"name": "x", "seed_range": map[string]any{"start": 0, "count": 5}, "variants": []any{map[string]any{"name": "a"}}, "detail_level": "everything"}, "detail"},
+	} {
+		if got := callErr(t, cs, "start_experiment", bad.args); !strings.Contains(got, bad.want) {
+			t.Errorf("%v: %s, want %q", bad.args, got, bad.want)
+		}
 	}
 }

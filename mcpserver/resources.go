@@ -165,7 +165,7 @@ func (s *Server) unknownResources(next mcp.MethodHandler) mcp.MethodHandler {
 		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && method == "resources/read" {
 			if r, _ := s.match(p.URI); r == nil {
 				s.stats.add(&s.stats.readErrors)
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("mcpserver: %v %q: "+knownResources, errUnknownResource, p.URI)}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: capEchoes(fmt.Sprintf("mcpserver: %v %q: "+knownResources, errUnknownResource, p.URI))}
 			}
 		}
 		return next(ctx, method, req)
@@ -182,7 +182,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		// A resource that is not there is invalid params, as the
 		// specification now has it (the SDK deprecates its own code).
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "mcpserver: " + err.Error()}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "mcpserver: " + s.clientError(err)}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: c.mime, Text: c.text}}}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gopoly/gopoly/lab"
@@ -30,6 +31,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Lab runs the experiments of start_experiment (nil: none).
 	Lab *lab.Manager
+	// DataDir is the data directory. Errors name it without its path,
+	// and the key that makes stdio clients the owners of their games is
+	// kept there ("": no key).
+	DataDir string
 }
 
 // Server is gopoly's MCP server: the tools, resources and prompts over
@@ -75,18 +80,26 @@ func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
 	}
 	s := &Server{m: m, opt: o, odds: table.NewOdds(maxOddsGames, m.Lookup), drivers: table.NewDrivers(slog.Default()), started: time.Now()}
 	s.watch.init(s)
+	if o.DataDir != "" {
+		owner, err := openOwner(o.DataDir)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: %w", err)
+		}
+		s.seats.owner = owner
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "gopoly", Title: "gopoly: a Monopoly table", Version: o.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		Logger:             o.Logger,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		PageSize:           listPage,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
 			Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		},
 	})
-	s.mcp.AddReceivingMiddleware(s.unknownResources)
+	s.mcp.AddReceivingMiddleware(s.unknownResources, undeclared)
 	for _, add := range features {
 		add(s)
 	}
@@ -94,6 +107,25 @@ func New(ctx context.Context, m *session.Manager, o Options) (*Server, error) {
 		return nil, fmt.Errorf("mcpserver: %s: %w", o.Store, err)
 	}
 	return s, nil
+}
+
+// listPage is the most items of a list (resources, templates, tools,
+// prompts) one answer gives; a longer list goes on at nextCursor. Each
+// game is two resources, so that a store of many games would otherwise
+// come in one answer of any size.
+const listPage = 100
+
+// undeclared refuses the methods of capabilities the server does not
+// declare: the SDK answers logging/setLevel whatever the capabilities
+// say, and this server sends no log messages.
+func undeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "logging/setLevel" {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: "mcpserver: logging/setLevel: this server declares no logging capability and sends no log messages"}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // MCP returns the SDK server, to connect transports to.
@@ -113,7 +145,7 @@ func (s *Server) open(ctx context.Context, id string) (*session.Session, error) 
 	}
 	g, err := s.m.Open(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, fmt.Errorf("no game %q in %s; game://sessions lists the games", id, s.opt.Store)
+		return nil, fmt.Errorf("no game %q here; game://sessions lists the games", id)
 	}
 	if err != nil {
 		return nil, err
@@ -150,10 +182,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, check *jsonschema.Schema, h fu
 	name := t.Name
 	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		out, err := runTool(ctx, req, resolved, h)
+		var in needInput
+		if errors.As(err, &in) {
+			return &mcp.CallToolResult{InputRequests: in.requests}, nil
+		}
 		s.stats.tool(name, err)
 		if err != nil {
 			res := &mcp.CallToolResult{IsError: true}
-			res.Content = []mcp.Content{&mcp.TextContent{Text: "mcpserver: " + name + ": " + err.Error()}}
+			res.Content = []mcp.Content{&mcp.TextContent{Text: "mcpserver: " + name + ": " + s.clientError(err)}}
 			return res, nil
 		}
 		return result(out)
@@ -248,65 +284,83 @@ func result(out any) (*mcp.CallToolResult, error) {
 	return res, nil
 }
 
-// seatMemory holds the seat tokens of the games a connection created,
-// so that it may answer for its seats without passing the tokens again.
-// A connection that ends forgets them; a new one (after a restart, or a
-// stateless HTTP request) passes the token it was given.
+// seatMemory holds the games a connection created, so that it may
+// answer for their seats without passing tokens. A connection that ends
+// forgets them; a new one (after a restart, or a stateless HTTP request)
+// passes the token it was given, except a stdio connection, the local
+// user's, which holds the games the local user created over stdio (see
+// owner.go).
 type seatMemory struct {
-	mu sync.Mutex
-	by map[*mcp.ServerSession]map[string][]string // connection -> game -> tokens by seat
+	mu    sync.Mutex
+	by    map[*mcp.ServerSession]map[string]bool // connection -> games it created
+	local map[*mcp.ServerSession]bool            // the stdio connections
+	owner *localOwner                            // nil: no data directory to keep games in
 }
 
-// remember keeps tokens (by seat; "" for bots) of game for ss.
-func (m *seatMemory) remember(ss *mcp.ServerSession, game string, tokens []string) {
-	if ss == nil {
-		return
-	}
+// track makes ss known until it ends, local or not.
+func (m *seatMemory) track(ss *mcp.ServerSession, local bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.by == nil {
-		m.by = map[*mcp.ServerSession]map[string][]string{}
+		m.by, m.local = map[*mcp.ServerSession]map[string]bool{}, map[*mcp.ServerSession]bool{}
 	}
-	games := m.by[ss]
-	if games == nil {
-		games = map[string][]string{}
-		m.by[ss] = games
-		go func() {
-			ss.Wait()
-			m.mu.Lock()
-			delete(m.by, ss)
-			m.mu.Unlock()
-		}()
+	if games, ok := m.by[ss]; ok {
+		if local && !m.local[ss] {
+			// Marked local after its first call: its games are the
+			// local user's too.
+			m.local[ss] = true
+			for g := range games {
+				m.owner.add(g)
+			}
+		}
+		return
 	}
-	games[game] = tokens
+	m.by[ss] = map[string]bool{}
+	m.local[ss] = local
+	go func() {
+		ss.Wait()
+		m.mu.Lock()
+		delete(m.by, ss)
+		delete(m.local, ss)
+		m.mu.Unlock()
+	}()
 }
 
-// token returns ss's token for seat of game, or "".
-func (m *seatMemory) token(ss *mcp.ServerSession, game string, seat int) string {
+// remember records that ss created game; for the local user, in the
+// data directory too.
+func (m *seatMemory) remember(ss *mcp.ServerSession, game string) error {
+	if ss == nil {
+		return nil
+	}
+	m.track(ss, false)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if t := m.by[ss][game]; seat >= 0 && seat < len(t) {
-		return t[seat]
+	m.by[ss][game] = true
+	local := m.local[ss]
+	m.mu.Unlock()
+	if local {
+		return m.owner.add(game)
 	}
-	return ""
+	return nil
 }
 
-// created reports whether ss created game: it remembers the game's
-// tokens.
+// created reports whether ss created game: in this connection, or, for
+// a stdio connection, as the local user in any earlier one.
 func (m *seatMemory) created(ss *mcp.ServerSession, game string) bool {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, ok := m.by[ss][game]
-	return ok
+	ok, local := m.by[ss][game], m.local[ss]
+	m.mu.Unlock()
+	return ok || local && m.owner.owns(game)
 }
 
-// forget drops game from every connection (it was deleted).
-func (m *seatMemory) forget(game string) {
+// forget drops game from every connection and the local user's games
+// (it was deleted).
+func (m *seatMemory) forget(game string) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	for _, games := range m.by {
 		delete(games, game)
 	}
+	m.mu.Unlock()
+	return m.owner.forget(game)
 }
 
 // stats are the server's counters, for game://monitoring.

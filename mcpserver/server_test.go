@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
@@ -26,10 +27,20 @@ type table struct {
 	m   *session.Manager
 	srv *mcpserver.Server
 	lab *lab.Manager
+	// strict makes connect's clients validate their arguments against
+	// the advertised input schemas.
+	strict bool
 }
 
 // newTable starts a server on a new store (or on dir's, when given).
 func newTable(t testing.TB, dir string) *table {
+	t.Helper()
+	return newTableWith(t, dir, nil)
+}
+
+// newTableWith is newTable seating players from players (nil: every bot
+// and program).
+func newTableWith(t testing.TB, dir string, players func(string) (agent.Bot, error)) *table {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -39,12 +50,12 @@ func newTable(t testing.TB, dir string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := session.NewManager(st, session.Options{Research: true}) // the research view on, as a host may have it
-	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1, nil)
+	m := session.NewManager(st, session.Options{Research: true, Players: players}) // the research view on, as a host may have it
+	lm, err := lab.NewManager(filepath.Join(dir, "experiments"), 1, players)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: "test", Store: "data directory " + dir, Lab: lm})
+	srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: "test", Store: "data directory " + dir, Lab: lm, DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,17 +74,41 @@ func (tb *table) close() {
 // against the output schema the tool publishes, so that every call of
 // every test also tests the schemas.
 func checked(t testing.TB, opts *mcp.ClientOptions) *mcp.Client {
+	return checkedClient(t, opts, false)
+}
+
+// checkedClient is checked, and with inputs it also validates each
+// call's arguments against the tool's advertised input schema before
+// sending them, as a strict client does (a call that does not match is
+// a test error, and is not sent).
+func checkedClient(t testing.TB, opts *mcp.ClientOptions, inputs bool) *mcp.Client {
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
 	var mu sync.Mutex
 	schemas := map[string]*jsonschema.Resolved{}
+	ins := map[string]*jsonschema.Resolved{}
 	c.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if p, ok := req.GetParams().(*mcp.CallToolParams); ok && inputs {
+				mu.Lock()
+				in := ins[p.Name]
+				mu.Unlock()
+				var args any
+				data, _ := json.Marshal(p.Arguments)
+				json.Unmarshal(data, &args)
+				if in == nil {
+					t.Errorf("%s: no input schema listed for it", p.Name)
+				} else if err := in.Validate(args); err != nil {
+					t.Errorf("%s: the arguments %s do not match the advertised input schema: %v", p.Name, clip(args), err)
+					return nil, err
+				}
+			}
 			res, err := next(ctx, method, req)
 			switch r := res.(type) {
 			case *mcp.ListToolsResult:
 				mu.Lock()
 				for _, tool := range r.Tools {
 					schemas[tool.Name] = resolve(t, tool.OutputSchema)
+					ins[tool.Name] = resolve(t, tool.InputSchema)
 				}
 				mu.Unlock()
 			case *mcp.CallToolResult:
@@ -134,7 +169,7 @@ func (tb *table) connect(t testing.TB, opts *mcp.ClientOptions, version ...strin
 	if len(version) > 0 {
 		so = &mcp.ClientSessionOptions{ProtocolVersion: version[0]}
 	}
-	cs, err := checked(t, opts).Connect(ctx, ct, so)
+	cs, err := checkedClient(t, opts, tb.strict).Connect(ctx, ct, so)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,6 +340,38 @@ func TestPlayWholeGames(t *testing.T) {
 			}
 			t.Logf("%s: %d decisions, %d entries, round %d, %v", d, r.Decisions, r.Final.Entries, r.Final.Round, r.Dialects)
 		})
+	}
+}
+
+// TestStrictClientPlays plays whole games, standard and speed die, with a
+// client that validates every call's arguments against the advertised
+// input schemas, answering only in monopoly-mcp's payloads (as
+// JSON-encoded strings, as its clients send them, and as objects).
+func TestStrictClientPlays(t *testing.T) {
+	tb := newTable(t, "")
+	tb.strict = true
+	for i, g := range []struct {
+		rules string
+		d     mcptest.Dialect
+	}{{"", mcptest.MCPString}, {"speed_die: true\n", mcptest.MCPObject}} {
+		rules, d := g.rules, g.d
+		cs := tb.connect(t, nil)
+		args := oneHuman(60+i, "baseline")
+		args["max_rounds"] = 150
+		if rules != "" {
+			args["rules"] = rules
+		}
+		c := create(t, cs, args)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		r, err := mcptest.Play(ctx, cs, c.GameID, "", d, 5000)
+		cancel()
+		if err != nil {
+			t.Fatalf("rules %q, %s: %v", rules, d, err)
+		}
+		if r.Final.Status != "completed" || r.Dialects["monopoly-mcp"] != r.Decisions {
+			t.Fatalf("rules %q, %s: status %s, dialects %v of %d decisions", rules, d, r.Final.Status, r.Dialects, r.Decisions)
+		}
+		t.Logf("rules %q, %s: %d decisions, round %d", rules, d, r.Decisions, r.Final.Round)
 	}
 }
 

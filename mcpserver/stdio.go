@@ -24,6 +24,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	if err != nil {
 		return fmt.Errorf("mcpserver: stdio: %w", err)
 	}
+	s.seats.track(ss, true) // the local user's connection
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
 	select {
@@ -157,6 +158,10 @@ func (c *lineConn) decode(line []byte) (jsonrpc.Message, bool) {
 		c.refuse(nil, jsonrpc.CodeInvalidRequest, "invalid request: batches are not supported: send one message per line")
 		return nil, false
 	}
+	if id := badID(line); id != nil {
+		c.writeLine(idRefusal(id))
+		return nil, false
+	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		c.refuse(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
@@ -225,7 +230,7 @@ func idOf(line []byte) *jsonrpc.ID {
 // with the line's id, or a null one where it has none (the SDK's
 // encoder leaves out an id that is not valid, which JSON-RPC asks for).
 func (c *lineConn) refuse(id *jsonrpc.ID, code int64, msg string) {
-	jerr := &jsonrpc.Error{Code: code, Message: "mcpserver: " + msg}
+	jerr := &jsonrpc.Error{Code: code, Message: "mcpserver: " + capEchoes(msg)}
 	if id != nil {
 		c.Write(context.Background(), &jsonrpc.Response{ID: *id, Error: jerr})
 		return

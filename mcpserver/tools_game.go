@@ -53,7 +53,7 @@ type (
 	}
 
 	createIn struct {
-		Players   []playerSpec    `json:"players"`
+		Players   []playerSpec    `json:"players,omitempty"`
 		Seed      *uint64         `json:"seed,omitempty"`
 		ConfigID  string          `json:"config_id,omitempty"`
 		Rules     json.RawMessage `json:"rules,omitempty"`
@@ -250,8 +250,14 @@ func playerSchema(required bool) *jsonschema.Schema {
 	prop(s, "is_human").Description = "the seat is answered through submit_decision (you, or another MCP client), with the seat token create_game returns"
 	ai := prop(s, "ai")
 	ai.Description = "the seat is a gopoly bot"
-	prop(ai, "strategy").Enum = strs(agent.Names()...)
-	prop(ai, "strategy").Description = "the bot (default baseline): " + strings.Join(agent.Names(), ", ")
+	// A program (exec:, tcp:, monopyly:) is a name of its own, which the
+	// host's registry seats or refuses (gopoly mcp --allow-programs), as
+	// it does for tournaments and experiments.
+	strategy := prop(ai, "strategy")
+	strategy.Types = nil
+	strategy.AnyOf = []*jsonschema.Schema{{Type: "string", Enum: strs(agent.Names()...)},
+		{Type: "string", Pattern: "^[a-z]+:.+", Description: "a program, such as exec:COMMAND, when the server allows programs (--allow-programs)"}}
+	strategy.Description = "the bot (default baseline): " + strings.Join(agent.Names(), ", ") + "; or a program (exec:, tcp:, monopyly:) where the server allows them"
 	prop(ai, "seed").Description = "accepted for monopoly-mcp's clients and not used: a bot draws from the game's seed and its seat, so that the game replays exactly"
 	params := prop(ai, "params")
 	params.Type = "object"
@@ -274,7 +280,7 @@ func createSchema() *jsonschema.Schema {
 	pl := prop(s, "players")
 	pl.Items = playerSchema(true)
 	pl.MinItems, pl.MaxItems = jsonschema.Ptr(2), jsonschema.Ptr(monopoly.MaxPlayers)
-	pl.Description = "the seats in turn order"
+	pl.Description = "the seats in turn order (left out: a client that shows forms asks its user for them)"
 	prop(s, "seed").Description = "the game's seed: the same seed and answers play the same game (default: random)"
 	prop(s, "config_id").Description = "the rules of a saved config (save_config; game://configs lists them); \"default\" is the standard rules"
 	prop(s, "rules").Types = []string{"object", "string"}
@@ -358,7 +364,7 @@ func mcpPayloadSchemas() []*jsonschema.Schema {
 	}}
 	keys := map[string]*jsonschema.Schema{
 		"buy": boolean, "accept": boolean, "mortgage": boolean, "unmortgage": boolean, "improve": boolean, "unimprove": boolean,
-		"choice":     {Type: "string", Enum: strs(slices.Sorted(maps.Keys(jailChoices))...)},
+		"choice":     {Type: "string", Enum: strs(slices.Sorted(maps.Keys(jailChoices))...), Description: "how to leave jail"},
 		"deck":       {Types: []string{"string", "integer"}},
 		"bid":        {Types: []string{"integer", "null"}, Description: "the bid; null drops out"},
 		"limit":      {Type: "integer", Description: "sealed deals: the least net cash taken (negative: the most paid)"},
@@ -380,6 +386,11 @@ func mcpPayloadSchemas() []*jsonschema.Schema {
 				"speech": {Type: "string"}, "thought": {Type: "string"}}}
 		for _, k := range mcpKinds[kind] {
 			s.Properties[k] = keys[k]
+		}
+		if kind == "movementChoice" {
+			// Its choice is the Bus's, not jail's.
+			s.Properties["choice"] = &jsonschema.Schema{Type: "string", Enum: strs(busMoves...),
+				Description: "after the speed die's Bus: move by the first white die, the second, or both"}
 		}
 		out = append(out, s)
 	}
@@ -442,6 +453,16 @@ func seatsOf(players []playerSpec, keep bool) ([]session.Seat, []string, error) 
 }
 
 func (s *Server) createGame(ctx context.Context, req *mcp.CallToolRequest, in createIn) (gameOut, error) {
+	if len(in.Players) == 0 {
+		players, seed, err := s.elicitPlayers(req)
+		if err != nil {
+			return gameOut{}, err
+		}
+		in.Players = players
+		if in.Seed == nil {
+			in.Seed = seed
+		}
+	}
 	seats, notes, err := seatsOf(in.Players, false)
 	if err != nil {
 		return gameOut{}, err
@@ -467,7 +488,9 @@ func (s *Server) created(req *mcp.CallToolRequest, g *session.Session, parent st
 	s.watch.game(g)
 	s.listGame(g.ID())
 	tokens := g.Tokens()
-	s.seats.remember(req.Session, g.ID(), tokens.Seats)
+	if err := s.seats.remember(req.Session, g.ID()); err != nil {
+		return gameOut{}, fmt.Errorf("game %s was created, but could not be kept as this user's: %w; pass its tokens", g.ID(), err)
+	}
 	setup := g.Setup()
 	out := gameOut{GameID: g.ID(), Parent: parent, At: at, Seed: setup.Seed, ConfigID: config, Notes: notes, ResearchToken: tokens.Research}
 	for i, seat := range setup.Seats {
@@ -493,7 +516,7 @@ func (s *Server) rulesOf(ctx context.Context, configID string, rules json.RawMes
 	case configID != "" && configID != defaultConfig:
 		c, err := s.m.Config(ctx, configID)
 		if errors.Is(err, session.ErrNotFound) {
-			return table.Rules{}, fmt.Errorf("config_id %q: no such config in %s; game://configs lists them", configID, s.opt.Store)
+			return table.Rules{}, fmt.Errorf("config_id %q: no such config; game://configs lists them", configID)
 		}
 		if err != nil {
 			return table.Rules{}, err
@@ -537,7 +560,10 @@ func (s *Server) tokenFor(ss *mcp.ServerSession, g *session.Session, given strin
 	if given != "" {
 		return given
 	}
-	return s.seats.token(ss, g.ID(), seat)
+	if seats := g.Tokens().Seats; seat >= 0 && seat < len(seats) && s.seats.created(ss, g.ID()) {
+		return seats[seat]
+	}
+	return ""
 }
 
 // progressOf describes g after a call in which the bots played played
@@ -748,7 +774,9 @@ func (s *Server) deleteGame(ctx context.Context, req *mcp.CallToolRequest, in ga
 		return deletedOut{}, err
 	}
 	s.watch.forget(in.GameID)
-	s.seats.forget(in.GameID)
+	if err := s.seats.forget(in.GameID); err != nil {
+		return deletedOut{}, fmt.Errorf("game %s was deleted, but the list of this user's games was not updated: %w", in.GameID, err)
+	}
 	s.odds.Forget(in.GameID)
 	s.unlistGame(in.GameID)
 	s.publishLists()

@@ -35,15 +35,24 @@ const (
 type (
 	startExperimentIn struct {
 		Spec   string `json:"spec,omitempty" jsonschema:"the experiment spec, YAML as gopoly experiment run reads it (name, seeds, detail, rules, variants with seats)"`
-		Name   string `json:"name,omitempty" jsonschema:"a file name for the spec, for error messages"`
+		Name   string `json:"name,omitempty" jsonschema:"with spec: a file name for the spec, for error messages; with variants (monopoly-mcp's form): the experiment's name"`
 		Resume string `json:"resume,omitempty" jsonschema:"instead of spec: the id of a stopped or cancelled run to go on with"`
+		// monopoly-mcp's form, translated into a spec (lab_dialect.go).
+		ConfigID    string          `json:"config_id,omitempty" jsonschema:"monopoly-mcp's form: the rules of a saved config (default: the standard rules)"`
+		DetailLevel string          `json:"detail_level,omitempty" jsonschema:"monopoly-mcp's form: summary, stats or full"`
+		SeedRange   *seedRange      `json:"seed_range,omitempty" jsonschema:"monopoly-mcp's form: the seeds every variant plays"`
+		Players     []playerSpec    `json:"players,omitempty" jsonschema:"monopoly-mcp's form: the ai players by token (default: Battleship, Boot, Car and Cat, adaptive)"`
+		Rules       json.RawMessage `json:"rules,omitempty" jsonschema:"monopoly-mcp's form: rules overrides instead of a config, as create_game takes them"`
+		Variants    []mcpVariant    `json:"variants,omitempty" jsonschema:"monopoly-mcp's form: the variants, each {name, player_overrides: [{token, ai: {strategy, params}}]}"`
 	}
 	experimentIDIn struct {
 		ExperimentID string `json:"experiment_id"`
 	}
 	experimentOut struct {
 		lab.Status
-		URIs []string `json:"uris" jsonschema:"the run's resources: status, summary, results"`
+		URIs  []string `json:"uris" jsonschema:"the run's resources: status, summary, results"`
+		Spec  string   `json:"spec,omitempty" jsonschema:"the gopoly spec that monopoly-mcp's arguments were translated into"`
+		Notes []string `json:"notes,omitempty"`
 	}
 
 	tournamentIn struct {
@@ -125,17 +134,27 @@ func (s *Server) experimentOut(st lab.Status) experimentOut {
 	return experimentOut{Status: st, URIs: []string{experimentURI(st.ID, "status"), experimentURI(st.ID, "summary"), experimentURI(st.ID, "results")}}
 }
 
-func (s *Server) startExperiment(_ context.Context, _ *mcp.CallToolRequest, in startExperimentIn) (experimentOut, error) {
+func (s *Server) startExperiment(ctx context.Context, _ *mcp.CallToolRequest, in startExperimentIn) (experimentOut, error) {
 	l, err := s.labOrErr()
 	if err != nil {
 		return experimentOut{}, err
 	}
 	var st lab.Status
+	var spec []byte
+	var notes []string
+	mcpForm := in.Variants != nil || in.SeedRange != nil || in.ConfigID != "" || in.DetailLevel != "" || in.Players != nil || len(in.Rules) > 0
 	switch {
-	case in.Resume != "" && in.Spec != "":
-		return experimentOut{}, errors.New("give spec to start a run, or resume to go on with one, not both")
+	case in.Resume != "" && (in.Spec != "" || mcpForm):
+		return experimentOut{}, errors.New("give spec (or monopoly-mcp's variants) to start a run, or resume to go on with one, not both")
+	case in.Spec != "" && mcpForm:
+		return experimentOut{}, errors.New("give spec (gopoly's YAML) or monopoly-mcp's arguments (seed_range, variants ...), not both")
 	case in.Resume != "":
 		st, err = l.Resume(in.Resume)
+	case mcpForm:
+		if spec, notes, err = s.mcpExperiment(ctx, in); err != nil {
+			return experimentOut{}, err
+		}
+		st, err = l.Start("start_experiment", spec)
 	case strings.TrimSpace(in.Spec) == "":
 		return experimentOut{}, errors.New("spec is empty: an experiment spec in YAML (see the start-monte-carlo-experiment prompt)")
 	default:
@@ -150,7 +169,9 @@ func (s *Server) startExperiment(_ context.Context, _ *mcp.CallToolRequest, in s
 	}
 	s.mcp.AddResource(&mcp.Resource{URI: experimentURI(st.ID, "status"), Name: "experiment " + st.ID, MIMEType: mimeJSON,
 		Description: "experiment " + st.Experiment + ": state and progress"}, s.readResource)
-	return s.experimentOut(st), nil
+	out := s.experimentOut(st)
+	out.Spec, out.Notes = string(spec), notes
+	return out, nil
 }
 
 // labErr names the run an error of the lab is about.
@@ -233,7 +254,7 @@ func (s *Server) runTournament(ctx context.Context, _ *mcp.CallToolRequest, in t
 	}
 	for i, b := range in.Bots {
 		if _, err := s.m.Lookup(b); err != nil {
-			return tournamentOut{}, fmt.Errorf("bots[%d]: unknown bot %q (list_tokens and create_game's schema list them)", i, b)
+			return tournamentOut{}, fmt.Errorf("bots[%d]: %w (list_tokens lists the bots)", i, err)
 		}
 	}
 	if in.Games < 1 || in.Games > maxTournamentGames {

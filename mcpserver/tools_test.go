@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,7 @@ func TestBadInput(t *testing.T) {
 		args any
 		want string
 	}{
-		{"create_game", map[string]any{}, `missing properties: ["players"]`},
+		{"create_game", map[string]any{}, `players is missing`},
 		{"create_game", map[string]any{"players": []any{map[string]any{"token": "A", "is_human": true}}}, "minItems"},
 		{"create_game", map[string]any{"players": []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "B", "ai": map[string]any{"strategy": "genius"}}}}, "genius"},
 		{"create_game", map[string]any{"players": []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "A", "is_human": true}}}, `name "A" is taken`},
@@ -551,5 +552,181 @@ func TestGetDecisionAndTokens(t *testing.T) {
 	}
 	if len(tokens.Tokens) < 4 || !strings.Contains(names, "shark ") || !strings.Contains(names, "baseline ") || len(tokens.Params) == 0 {
 		t.Errorf("list_tokens: %+v", tokens)
+	}
+}
+
+// TestEchoesCapped sends inputs of a megabyte where each tool quotes its
+// input in an error, and checks that the error quotes at most about 100
+// characters of it, with its length.
+func TestEchoesCapped(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	c := create(t, cs, oneHuman(3, "baseline"))
+	g := c.GameID
+	advanceTo(t, cs, g)
+	big := strings.Repeat("x", 1<<20)
+	two := func(a, b string) map[string]any {
+		return map[string]any{"players": []any{map[string]any{"token": a, "is_human": true}, map[string]any{"token": b, "ai": map[string]any{}}}}
+	}
+	cases := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"submit_decision", map[string]any{"game_id": g, "decision": big}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": "{" + big}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": map[string]any{"kind": big}}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": map[string]any{"kind": "purchaseProperty", "buy": big}}},
+		{"submit_decision", map[string]any{"game_id": g, "decision": map[string]any{"kind": "auctionBid", "bid": big}}},
+		{"submit_decision", map[string]any{"game_id": big, "decision": "buy"}},
+		{"advance_game", map[string]any{"game_id": big}},
+		{"read_resource", map[string]any{"uri": "game://" + big}},
+		{"read_resource", map[string]any{"uri": "game://" + g + "/history/full/" + big}},
+		{"create_game", two("A", big)},
+		{"create_game", map[string]any{"players": two("A", "B")["players"], "config_id": big}},
+		{"create_game", map[string]any{"players": two("A", "B")["players"], "rules": big + ": 1"}},
+		{"save_config", map[string]any{"config_id": big, "yaml": ""}},
+		{"delete_config", map[string]any{"config_id": big}},
+		{"cancel_experiment", map[string]any{"experiment_id": big}},
+		{"start_experiment", map[string]any{"resume": big}},
+	}
+	for _, c := range cases {
+		got := callErr(t, cs, c.tool, c.args)
+		if len(got) > 2000 || strings.Contains(got, strings.Repeat("x", 120)) {
+			t.Errorf("%s: an error of %d bytes echoes the input: %.300s", c.tool, len(got), got)
+		}
+	}
+	_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "game://" + big})
+	if err == nil || len(err.Error()) > 2000 {
+		t.Errorf("resources/read of a long uri: an error of %d bytes", len(fmt.Sprint(err)))
+	}
+}
+
+// TestErrorsHideTheDataDirectory checks that errors about what the store
+// lacks, or cannot read, do not give a client the data directory's path.
+func TestErrorsHideTheDataDirectory(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	two := []any{map[string]any{"token": "A", "is_human": true}, map[string]any{"token": "B", "ai": map[string]any{}}}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"advance_game", map[string]any{"game_id": "feedfacecafe"}},
+		{"delete_config", map[string]any{"config_id": "nope"}},
+		{"create_game", map[string]any{"players": two, "config_id": "nope"}},
+		{"read_resource", map[string]any{"uri": "game://configs/nope"}},
+	} {
+		if got := callErr(t, cs, c.tool, c.args); strings.Contains(got, tb.dir) {
+			t.Errorf("%s: the error gives the data directory: %s", c.tool, got)
+		}
+	}
+}
+
+// TestMonopolyMCPConfig validates and saves a config in monopoly-mcp's
+// keys and action DSL (seed 000), plays a game by it, and checks what it
+// was read as.
+func TestMonopolyMCPConfig(t *testing.T) {
+	tb := newTable(t, "")
+	cs := tb.connect(t, nil)
+	ctx := context.Background()
+	const config = `rules:
+  enable_auctions: false
+  bank_free_parking: true
+speed_die:
+  faces: [1, 2, 3, bus, bus, mr_monopoly]
+chance_deck:
+  - player_action: ADVANCE_TO 0
+    text: Advance to GO
+  - player_action: ADVANCE_TO next(unowned_purchaseable, rent_owed_purchaseable)
+  - player_action: PAY property_multiplier(25,100)
+  - player_action: RECEIVE 10 all_players
+  - player_action: ADD_JAIL_FREE
+  - player_action: NOOP
+ai:
+  model_parameters:
+    cash_reserve_percentage: {mean: 20, std_dev: 5}
+`
+	var v struct {
+		Valid      bool     `json:"valid"`
+		Error      string   `json:"error"`
+		Translated string   `json:"translated_yaml"`
+		Notes      []string `json:"notes"`
+		Summary    struct {
+			Auctions bool `json:"auctions"`
+			Cards    int  `json:"cards"`
+		} `json:"summary"`
+	}
+	if err := mcptest.Call(ctx, cs, "validate_config", map[string]any{"yaml": config}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if !v.Valid || v.Summary.Auctions || !strings.Contains(v.Translated, "ADVANCE_TO NEXT unowned OR NEXT rent_owed") || len(v.Notes) < 2 {
+		t.Fatalf("validate_config: %+v", v)
+	}
+	var c struct {
+		ConfigID string `json:"config_id"`
+	}
+	if err := mcptest.Call(ctx, cs, "save_config", map[string]any{"yaml": config, "name": "mcp style"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	args := oneHuman(4, "baseline")
+	args["config_id"] = c.ConfigID
+	args["max_rounds"] = 20
+	g := create(t, cs, args)
+	if _, err := mcptest.Play(ctx, cs, g.GameID, "", mcptest.MCPObject, 2000); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct{ yaml, want string }{
+		{"chance_deck:\n  - player_action: SET_JAIL false\n", "chance_deck[0].player_action: SET_JAIL false"},
+		{"rules:\n  enable_auctions: maybe\n", "auctions"},
+		{"action_cells:\n  - player_action: NOOP\n", "action_cells"},
+	} {
+		if err := mcptest.Call(ctx, cs, "validate_config", map[string]any{"yaml": bad.yaml}, &v); err != nil || v.Valid || !strings.Contains(v.Error, bad.want) {
+			t.Errorf("%q: %+v %v, want an error with %q", bad.yaml, v, err, bad.want)
+		}
+	}
+}
+
+// TestCreateGameElicits calls create_game without players from a client
+// that shows forms: the server asks for the table, and makes the game
+// the user set up; a declined form creates nothing, and a client without
+// forms is told to give players.
+func TestCreateGameElicits(t *testing.T) {
+	// The newest protocol asks through the tool's result (inputRequests);
+	// an older one by a request of the server's.
+	for _, version := range []string{"2026-07-28", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) { testCreateGameElicits(t, version) })
+	}
+}
+
+func testCreateGameElicits(t *testing.T, version string) {
+	tb := newTable(t, "")
+	answer := "accept"
+	var asked []string
+	cs := tb.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		data, _ := json.Marshal(r.Params.RequestedSchema)
+		asked = append(asked, string(data))
+		if answer != "accept" {
+			return &mcp.ElicitResult{Action: answer}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"token": "Cat", "opponents": 2, "strategy": "shark", "seed": 9}}, nil
+	}}, version)
+	c := create(t, cs, map[string]any{})
+	if len(asked) != 1 || !strings.Contains(asked[0], `"opponents"`) {
+		t.Fatalf("asked %v", asked)
+	}
+	if c.Seed != 9 || len(c.Players) != 3 || c.Players[0].Token != "Cat" || c.Players[0].Kind != "mcp" || c.Players[1].Kind != "bot" {
+		t.Fatalf("created %+v", c)
+	}
+	before := readText(t, cs, "game://sessions")
+	answer = "decline"
+	if got := callErr(t, cs, "create_game", map[string]any{}); !strings.Contains(got, "nothing was created") {
+		t.Errorf("declined: %s", got)
+	}
+	if after := readText(t, cs, "game://sessions"); after != before {
+		t.Error("a declined form created a game")
+	}
+	plain := tb.connect(t, nil, version)
+	if got := callErr(t, plain, "create_game", map[string]any{}); !strings.Contains(got, "players is missing") {
+		t.Errorf("a client without forms: %s", got)
 	}
 }

@@ -72,7 +72,11 @@ them, and a restarted server goes on with them.`,
 				return err
 			}
 			defer lm.Close() // cancels the runs; start_experiment(resume) goes on with them
-			srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: mcpVersion(), Store: sf.describe(), Lab: lm})
+			dir, err := sf.dataDir(cmd)
+			if err != nil {
+				return err
+			}
+			srv, err := mcpserver.New(ctx, m, mcpserver.Options{Version: mcpVersion(), Store: sf.describe(), Lab: lm, DataDir: dir})
 			if err != nil {
 				return fmt.Errorf("mcp: %w", err)
 			}

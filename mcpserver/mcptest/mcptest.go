@@ -129,7 +129,9 @@ func Choose(legal []Legal) (Legal, error) {
 	return legal[best], nil
 }
 
-// Decision is l in dialect d, as submit_decision's decision argument.
+// Decision is l in dialect d, as submit_decision's decision argument
+// (gopoly's action where l has no payload; Play refuses that in the
+// monopoly-mcp dialects).
 func Decision(l Legal, d Dialect) any {
 	if d == Gopoly || string(l.Payload) == "null" || len(l.Payload) == 0 {
 		return l.Action
@@ -205,6 +207,9 @@ func Play(ctx context.Context, cs *mcp.ClientSession, game, token string, d Dial
 		l, err := Choose(legal)
 		if err != nil {
 			return r, fmt.Errorf("game %s at %d: %w", game, entries, err)
+		}
+		if d != Gopoly && (len(l.Payload) == 0 || string(l.Payload) == "null") {
+			return r, fmt.Errorf("game %s at %d: %s has no monopoly-mcp payload: a client of that dialect has nothing to send", game, entries, l.Action)
 		}
 		var out struct {
 			Progress
