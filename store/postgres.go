@@ -18,7 +18,7 @@ import (
 // openPostgres opens the PostgreSQL store at dsn. The DSN may name a
 // schema through search_path (postgres://.../db?search_path=s): the store's
 // tables then live in that schema.
-func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*db, error) {
+func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*pgdb, error) {
 	r := newRedactor(dsn)
 	desc := describePostgres(dsn)
 	fail := func(err error) error {
@@ -36,7 +36,12 @@ func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*db, er
 		sdb.Close()
 		return nil, fail(err)
 	}
-	locker, err := pgLocker(ctx, sdb)
+	where, err := pgWhere(ctx, sdb)
+	if err != nil {
+		sdb.Close()
+		return nil, fail(err)
+	}
+	locker, err := pgLocker(where)
 	if err != nil {
 		sdb.Close()
 		return nil, fail(err)
@@ -46,7 +51,7 @@ func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*db, er
 		return nil, fail(err)
 	}
 	logger.Debug("store: opened", "store", "postgres "+desc)
-	return &db{
+	return &pgdb{db: &db{
 		sql: sdb,
 		d: dialect{
 			dollar:  true,
@@ -56,25 +61,38 @@ func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*db, er
 			// the record does not count.
 			readTx: &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
 			unique: pgUnique,
+			// clock_timestamp, not now(): now() is the transaction's start,
+			// and a lease is judged at the moment it is asked for.
+			now:     `(extract(epoch from clock_timestamp()) * 1000000000)::bigint`,
+			channel: pgChannel(where),
 		},
 		redact: r,
-	}, nil
+	}, conn: cfg}, nil
+}
+
+// pgWhere names the database and schema sdb works in: what a lock or a
+// channel of one store (and not of another schema's) is named after.
+func pgWhere(ctx context.Context, sdb *sql.DB) (string, error) {
+	var where string
+	err := sdb.QueryRowContext(ctx, `SELECT current_database() || '.' || coalesce(current_schema(), '')`).Scan(&where)
+	return where, err
+}
+
+// pgHash is a 64-bit hash of what, in a namespace of its own.
+func pgHash(namespace, what string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(namespace + " " + what))
+	return h.Sum64()
 }
 
 // pgLocker returns goose's advisory-lock locker for the database and
-// schema sdb works in. The lock id is derived from them because the lock
-// is database-wide: stores in different schemas (as tests make) need not
-// wait for each other's migrations.
-func pgLocker(ctx context.Context, sdb *sql.DB) (lock.SessionLocker, error) {
-	var where string
-	if err := sdb.QueryRowContext(ctx, `SELECT current_database() || '.' || coalesce(current_schema(), '')`).Scan(&where); err != nil {
-		return nil, err
-	}
-	h := fnv.New64a()
-	h.Write([]byte("gopoly store migrations " + where))
+// schema where (pgWhere). The lock id is derived from them because the
+// lock is database-wide: stores in different schemas (as tests make)
+// need not wait for each other's migrations.
+func pgLocker(where string) (lock.SessionLocker, error) {
 	// Retry every second for up to five minutes: a migration holding the
 	// lock is short, a longer wait means a stuck process to look at.
-	return lock.NewPostgresSessionLocker(lock.WithLockID(int64(h.Sum64())), lock.WithLockTimeout(1, 300))
+	return lock.NewPostgresSessionLocker(lock.WithLockID(int64(pgHash("gopoly store migrations", where))), lock.WithLockTimeout(1, 300))
 }
 
 // pgUnique reports whether err is a unique violation (SQLSTATE 23505).

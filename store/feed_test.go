@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gopoly/gopoly/session"
+)
+
+// TestPostgresFeed: an append committed through one store (another
+// process's) is heard by a store following the same schema, with the
+// session and its new length; a refused append is not heard; a store of
+// another schema hears nothing.
+func TestPostgresFeed(t *testing.T) {
+	dsn := pgSchema(t, postgresDSN(t))
+	open := func(dsn string) session.Store {
+		s, err := Open(t.Context(), Options{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	writer, reader := open(dsn), open(dsn)
+	other := open(pgSchema(t, postgresDSN(t)))
+	follow := func(s session.Store) <-chan session.Change {
+		feed, ok := s.(session.Feed)
+		if !ok {
+			t.Fatal("the PostgreSQL store has no feed")
+		}
+		ch := make(chan session.Change, 16)
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- feed.Follow(ctx, func(c session.Change) { ch <- c }) }()
+		t.Cleanup(func() {
+			cancel()
+			if err := <-done; !errors.Is(err, context.Canceled) {
+				t.Errorf("Follow ended with %v, want context.Canceled", err)
+			}
+		})
+		return ch
+	}
+	heard, heardElsewhere := follow(reader), follow(other)
+	// Follow returns before LISTEN takes effect: a first change, repeated
+	// until heard, shows the feed is up.
+	rec := session.Record{ID: "fed", Version: 1, Setup: json.RawMessage(`{}`), Tokens: json.RawMessage(`{}`)}
+	if err := writer.Create(t.Context(), rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	entry := session.Entry{Seat: 0, Action: json.RawMessage(`{"kind":"roll"}`), By: "bot:x"}
+	n := 0
+	deadline := time.After(10 * time.Second)
+	for up := false; !up; {
+		if err := writer.Append(t.Context(), "fed", n, []session.Entry{entry}, session.Status{}); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		select {
+		case c := <-heard:
+			if c.ID != "fed" || c.Entries != n {
+				t.Fatalf("heard %+v, want {fed %d}", c, n)
+			}
+			up = true
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("no change heard in 10s")
+		}
+	}
+	drain(heard)
+	if err := writer.Append(t.Context(), "fed", 0, []session.Entry{entry}, session.Status{}); !errors.Is(err, session.ErrConflict) {
+		t.Fatalf("an append at 0 of %d entries: %v, want ErrConflict", n, err)
+	}
+	if err := writer.Append(t.Context(), "fed", n, []session.Entry{entry, entry}, session.Status{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-heard:
+		// The refused append came first, if it had been announced.
+		if c.ID != "fed" || c.Entries != n+2 {
+			t.Fatalf("heard %+v, want {fed %d}", c, n+2)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change heard in 10s")
+	}
+	select {
+	case c := <-heardElsewhere:
+		t.Errorf("a store of another schema heard %+v", c)
+	default:
+	}
+}
+
+// drain empties ch of what is already in it.
+func drain(ch <-chan session.Change) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
+// TestParseChange: notifications other than "ID ENTRIES" are ignored.
+func TestParseChange(t *testing.T) {
+	for payload, want := range map[string]bool{"abc 12": true, "abc": false, " 12": false, "abc x": false, "": false} {
+		c, ok := parseChange(payload)
+		if ok != want {
+			t.Errorf("parseChange(%q): %v, want %v", payload, ok, want)
+		}
+		if ok && (c.ID != "abc" || c.Entries != 12) {
+			t.Errorf("parseChange(%q) = %+v", payload, c)
+		}
+	}
+}
