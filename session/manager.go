@@ -51,6 +51,8 @@ type Manager struct {
 	opt   Options
 	mu    sync.Mutex
 	open  map[string]*Session
+	// secrets are the manager's own secrets, for a store that keeps none.
+	secrets map[string][]byte
 }
 
 // NewManager returns a manager of the sessions in st.
@@ -122,7 +124,7 @@ func (m *Manager) store1(ctx context.Context, s *Session) error {
 	if err := m.store.Create(ctx, rec, s.log); err != nil {
 		return err
 	}
-	s.stored = len(s.log)
+	s.setStored()
 	m.mu.Lock()
 	m.open[s.id] = s
 	m.mu.Unlock()
@@ -179,7 +181,7 @@ func (m *Manager) restore(rec Record, log []Entry) (*Session, error) {
 		return nil, fmt.Errorf("%w: session %s: its %d answers give digest %s on this engine, not the stored %s",
 			ErrReplay, rec.ID, len(log), s.digest.Sum(), rec.Status.Digest)
 	}
-	s.stored = len(s.log)
+	s.setStored()
 	return s, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
@@ -36,7 +37,11 @@ type Session struct {
 	g       *monopoly.Game
 	driver  agent.Driver
 	log     []Entry
-	stored  int     // log entries durable in the store
+	stored  int // log entries durable in the store
+	// storedN is stored, read without mu: a change another process
+	// committed is looked at only if it is beyond what is here.
+	storedN atomic.Int64
+	behind  catchUp // catching up with what other processes commit
 	events  []event // every event of the play: its sequence number is its index
 	digest  *wire.Digest
 	turns   []Turn
@@ -309,7 +314,7 @@ func (s *Session) commit(ctx context.Context) error {
 		s.m.forget(s)
 		return s.stale
 	}
-	s.stored = len(s.log)
+	s.setStored()
 	s.notify()
 	return nil
 }

@@ -38,14 +38,15 @@ const (
 
 // Follow implements session.Feed, on a connection of its own (one per
 // process: it waits in WaitForNotification, and the pool's connections
-// stay free for queries). A connection lost is made again, and f told
-// that changes may have been missed meanwhile. Only a failure to make the
-// first connection ends it with an error: the DSN or the server is wrong,
-// and retrying would hide it.
+// stay free for queries). Once it listens, and again after a connection
+// lost is made again, f is told that changes may have been missed: those
+// committed before LISTEN took effect. Only a failure to make the first
+// connection ends it with an error: the DSN or the server is wrong, and
+// retrying would hide it.
 func (s *pgdb) Follow(ctx context.Context, f func(session.Change)) error {
 	wait := followRetryMin
 	for first := true; ; first = false {
-		err := s.listen(ctx, f, !first)
+		err := s.listen(ctx, f)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -67,10 +68,10 @@ func (s *pgdb) Follow(ctx context.Context, f func(session.Change)) error {
 var errNotListening = errors.New("could not listen")
 
 // listen listens on one connection until it fails, calling f for every
-// notification; resync says to tell f first that changes may have been
+// notification, after a first call that says changes may have been
 // missed. It returns nil once it has listened, whatever ended it, and
 // errNotListening wrapped if it never did.
-func (s *pgdb) listen(ctx context.Context, f func(session.Change), resync bool) error {
+func (s *pgdb) listen(ctx context.Context, f func(session.Change)) error {
 	conn, err := pgx.ConnectConfig(ctx, s.conn)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errNotListening, err)
@@ -79,9 +80,7 @@ func (s *pgdb) listen(ctx context.Context, f func(session.Change), resync bool) 
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{s.d.channel}.Sanitize()); err != nil {
 		return fmt.Errorf("%w: %w", errNotListening, err)
 	}
-	if resync {
-		f(session.Change{})
-	}
+	f(session.Change{})
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

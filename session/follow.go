@@ -1,0 +1,200 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Several processes may share a store: the front ends of a public table
+// behind a load balancer. A store with a Feed tells every process of the
+// answers each commits, and Follow keeps the sessions open here up with
+// them, so that a spectator here sees a move made elsewhere as soon as a
+// local one. A store without one (SQLite) serves one process: a session
+// there that falls behind finds out at its next append (ErrConflict).
+
+// Follow keeps the sessions open in this manager up with the answers
+// other processes commit to its store, until ctx ends; it returns at
+// once, with nil, for a store without a feed. Its error is the feed's
+// (a store it cannot listen to).
+func (m *Manager) Follow(ctx context.Context) error {
+	feed, ok := m.store.(Feed)
+	if !ok {
+		return nil
+	}
+	return feed.Follow(ctx, func(c Change) { m.changed(ctx, c) })
+}
+
+// changed catches up the session c is about, if it is open here and
+// behind; with no session named (changes may have been missed), every
+// open session.
+func (m *Manager) changed(ctx context.Context, c Change) {
+	m.mu.Lock()
+	var behind []*Session
+	if c.ID == "" {
+		for _, s := range m.open {
+			behind = append(behind, s)
+		}
+	} else if s := m.open[c.ID]; s != nil && int64(c.Entries) > s.storedN.Load() {
+		// This process's own appends are heard too: they are not behind.
+		behind = append(behind, s)
+	}
+	m.mu.Unlock()
+	for _, s := range behind {
+		s.behind.kick(ctx, s)
+	}
+}
+
+// catchUp runs a session's Sync in the background, one at a time: the
+// feed's goroutine is not held up by a slow one, and changes heard while
+// one runs make one more, not one each.
+type catchUp struct {
+	mu      sync.Mutex
+	running bool
+	again   bool
+}
+
+// kick makes s Sync soon.
+func (c *catchUp) kick(ctx context.Context, s *Session) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running {
+		c.again = true
+		return
+	}
+	c.running = true
+	go func() {
+		for {
+			if err := s.Sync(ctx); err != nil && ctx.Err() == nil {
+				slog.Debug("session: catching up", "id", s.id, "err", err)
+			}
+			c.mu.Lock()
+			if !c.again {
+				c.running = false
+				c.mu.Unlock()
+				return
+			}
+			c.again = false
+			c.mu.Unlock()
+		}
+	}()
+}
+
+// tailer is a store that loads the tail of a log (every Feed does).
+type tailer interface {
+	LoadFrom(ctx context.Context, id string, from int) (Record, []Entry, error)
+}
+
+// Sync brings the session up to its store: the answers committed
+// elsewhere since its own last commit are replayed here (its bots asked
+// again, as when a session is opened, and the digest checked), and its
+// watchers told. A store that cannot be read leaves the session as it
+// was; answers that do not replay leave it stale.
+func (s *Session) Sync(ctx context.Context) error {
+	s.play.Lock()
+	defer s.play.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usable(); err != nil {
+		return err
+	}
+	var rec Record
+	var tail []Entry
+	var err error
+	if t, ok := s.m.store.(tailer); ok {
+		rec, tail, err = t.LoadFrom(ctx, s.id, s.stored)
+	} else {
+		var log []Entry
+		rec, log, err = s.m.store.Load(ctx, s.id)
+		tail = log[min(s.stored, len(log)):]
+	}
+	if err != nil {
+		return err
+	}
+	if len(tail) == 0 {
+		return nil
+	}
+	if len(s.log) != s.stored {
+		// Unreachable with play held (what is played is committed before
+		// play is let go); kept so that a log here and one there are
+		// never mixed.
+		return s.fall(fmt.Errorf("%d answers played here are not stored", len(s.log)-s.stored))
+	}
+	if err := s.replay(tail, len(tail), true); err != nil {
+		return s.fall(err)
+	}
+	if rec.Status.Digest != "" && rec.Status.Digest != s.digest.Sum() {
+		return s.fall(fmt.Errorf("%w: its %d answers give digest %s here, not the stored %s", ErrReplay, len(s.log), s.digest.Sum(), rec.Status.Digest))
+	}
+	s.setStored()
+	s.notify()
+	return nil
+}
+
+// fall makes the session stale for err and forgets it: it is opened
+// again from the store. Called with s.mu held.
+func (s *Session) fall(err error) error {
+	s.stale = fmt.Errorf("%w: session %s: %w", ErrStale, s.id, err)
+	s.m.forget(s)
+	return s.stale
+}
+
+// setStored marks the whole log durable. Called with s.mu held.
+func (s *Session) setStored() {
+	s.stored = len(s.log)
+	s.storedN.Store(int64(s.stored))
+}
+
+// Reopen returns the game's session as the manager has it now: s itself,
+// or, once s fell stale, the game opened again from the store.
+func (s *Session) Reopen(ctx context.Context) (*Session, error) {
+	return s.m.Open(ctx, s.id)
+}
+
+// leaseName is the name of the lease on driving game id.
+func leaseName(id string) string { return "drive " + id }
+
+// Lease takes or renews owner's lease on driving the game's bots, for
+// ttl: false while another owner holds it. A store without leases serves
+// one process, whose drivers take turns in memory: it always says yes.
+func (s *Session) Lease(ctx context.Context, owner string, ttl time.Duration) (bool, error) {
+	l, ok := s.m.store.(Leases)
+	if !ok {
+		return true, nil
+	}
+	return l.Lease(ctx, leaseName(s.id), owner, ttl)
+}
+
+// Release gives up owner's lease on driving the game, for another
+// process to take at once.
+func (s *Session) Release(ctx context.Context, owner string) error {
+	l, ok := s.m.store.(Leases)
+	if !ok {
+		return nil
+	}
+	return l.Release(ctx, leaseName(s.id), owner)
+}
+
+// Secret returns the secret name shared by every process of the store (a
+// front end's signing key), or, for a store that keeps none, one of this
+// manager's own, made once.
+func (m *Manager) Secret(ctx context.Context, name string) ([]byte, error) {
+	if sec, ok := m.store.(Secrets); ok {
+		return sec.Secret(ctx, name)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.secrets == nil {
+		m.secrets = map[string][]byte{}
+	}
+	if b, ok := m.secrets[name]; ok {
+		return b, nil
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	m.secrets[name] = b
+	return b, nil
+}
