@@ -1,0 +1,106 @@
+package table
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/store"
+)
+
+// twoProcesses opens one store twice, as two processes sharing it do,
+// with a manager on each.
+func twoProcesses(t *testing.T) (a, b *session.Manager) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	open := func() *session.Manager {
+		st, err := store.Open(ctx, store.Options{DataDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return session.NewManager(st, session.Options{Players: Players(false, "no programs here")})
+	}
+	return open(), open()
+}
+
+// held reports whether d holds the lease of its pacer of game id.
+func held(d *Drivers, id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p := d.games[id]
+	return p != nil && p.held
+}
+
+// waitFor polls cond every 20ms for up to limit, and reports whether it
+// came true.
+func waitFor(limit time.Duration, cond func() bool) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// Two processes pace one game of bots: the one holding the lease plays,
+// the other watches (and its advance_game is refused), and takes the game
+// over once the first gives it up, from where the first left it.
+func TestDriversOneLeaseholder(t *testing.T) {
+	ma, mb := twoProcesses(t)
+	list, err := session.ParseSeats("baseline,baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, err := ma.Create(ctx, session.Setup{Seed: 9, Seats: list, Rules: "max_rounds: 200\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	da, db := NewDrivers(nil), NewDrivers(nil)
+	defer db.Close()
+	if err := da.Begin(ctx, sa); err != nil {
+		t.Fatal(err)
+	}
+	fast := float64(MaxSpeed)
+	if _, err := da.Set(sa.ID(), &fast, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(5*time.Second, func() bool { return held(da, sa.ID()) && sa.Status().Entries > 0 }) {
+		t.Fatal("the first process did not take the lease and play")
+	}
+	sb, err := mb.Open(ctx, sa.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := sb.Status().Entries
+	if err := db.Begin(ctx, sb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Set(sb.ID(), &fast, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Advance(ctx, sb, 1); err == nil || Classify(err).Name() != "driven_elsewhere" {
+		t.Errorf("advance_game on the watching process: %v, want driven_elsewhere", err)
+	}
+	time.Sleep(2 * renewEvery) // the watcher asks for the lease twice meanwhile
+	if held(db, sb.ID()) {
+		t.Fatal("both processes hold the lease")
+	}
+	// No feed on SQLite: the watcher's session stays as it opened it,
+	// unless it played.
+	if n := sb.Status().Entries; n != opened {
+		t.Errorf("the watching process played: %d answers in its session, %d when opened", n, opened)
+	}
+	da.Close() // gives the lease up
+	stopped := sa.Status().Entries
+	if !waitFor(2*renewEvery, func() bool { return held(db, sb.ID()) }) {
+		t.Fatal("the second process did not take the lease over")
+	}
+	if !waitFor(5*time.Second, func() bool { return sb.Status().Entries > stopped }) {
+		t.Fatalf("the second process did not play on from %d answers: %d", stopped, sb.Status().Entries)
+	}
+	if sa.Status().Entries != stopped {
+		t.Error("the first process played after it closed")
+	}
+}
