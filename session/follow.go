@@ -98,6 +98,46 @@ func (s *Session) Sync(ctx context.Context) error {
 	defer s.play.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.catchUp(ctx)
+}
+
+// current catches the session up if the store holds more than it does:
+// what a seat reads to answer, and its answer, must be of the game as
+// stored, not as this process last heard of it (its feed may lag the
+// client that played elsewhere a moment ago). Nothing for a store without
+// a feed. Called with s.play and s.mu held.
+func (s *Session) current(ctx context.Context) error {
+	feed, ok := s.m.store.(Feed)
+	if !ok {
+		return nil
+	}
+	n, err := feed.Entries(ctx, s.id)
+	if err != nil || n <= s.stored {
+		return err
+	}
+	return s.catchUp(ctx)
+}
+
+// freshen is current for a reader, who holds no lock: a failure leaves
+// the game as this process has it.
+func (s *Session) freshen() {
+	feed, ok := s.m.store.(Feed)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), freshenTimeout)
+	defer cancel()
+	if n, err := feed.Entries(ctx, s.id); err == nil && int64(n) > s.storedN.Load() {
+		s.Sync(ctx)
+	}
+}
+
+// freshenTimeout bounds freshen's look at the store: a reader served a
+// moment late is better than one kept waiting.
+const freshenTimeout = 2 * time.Second
+
+// catchUp is Sync with s.play and s.mu held.
+func (s *Session) catchUp(ctx context.Context) error {
 	if err := s.usable(); err != nil {
 		return err
 	}

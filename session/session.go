@@ -342,6 +342,9 @@ func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
 	if err := s.usable(); err != nil {
 		return Progress{}, err
 	}
+	if err := s.current(ctx); err != nil {
+		return Progress{}, err
+	}
 	n, err := s.playBots(ctx, max)
 	if err == nil {
 		err = s.commit(ctx)
@@ -447,6 +450,9 @@ func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer, op
 	if err != nil {
 		return Progress{}, err
 	}
+	if err := s.current(ctx); err != nil {
+		return Progress{}, err
+	}
 	if o.at >= 0 && o.at != len(s.log) {
 		r := wire.Refusal{Code: CodeStale, Message: fmt.Sprintf(
 			"the answer is for the decision after answer %d, but the game has moved on to answer %d: ask for the pending decision again", o.at, len(s.log))}
@@ -522,6 +528,11 @@ type Pending struct {
 
 // Pending returns the pending decision as the token's holder may see it.
 func (s *Session) Pending(token string) (Pending, error) {
+	if token != "" {
+		// A player about to answer reads the game as stored; spectators
+		// (no token), many, are kept up by the feed alone.
+		s.freshen()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, err := s.caller(token)

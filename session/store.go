@@ -130,6 +130,9 @@ type Feed interface {
 	// LoadFrom is Load with the log from entry from on: what a process
 	// that holds the first from entries needs to catch up.
 	LoadFrom(ctx context.Context, id string, from int) (Record, []Entry, error)
+	// Entries is the length of session id's stored log: one look, before
+	// a seat is asked or answers, that this process is not behind.
+	Entries(ctx context.Context, id string) (int, error)
 }
 
 // Change is one committed change of a stored session: its log now holds

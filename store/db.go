@@ -266,6 +266,19 @@ func (s *db) LoadFrom(ctx context.Context, id string, from int) (session.Record,
 	return rec, log, nil
 }
 
+// Entries is the length of session id's stored log (session.Feed).
+func (s *db) Entries(ctx context.Context, id string) (int, error) {
+	var n int
+	err := s.sql.QueryRowContext(ctx, s.q(`SELECT entries FROM sessions WHERE id = ?`), id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = session.ErrNotFound
+	}
+	if err != nil {
+		return 0, s.fail(fmt.Sprintf("entries of session %q", id), err)
+	}
+	return n, nil
+}
+
 // List implements session.Store.
 func (s *db) List(ctx context.Context) ([]session.Record, error) {
 	// Ties on updated fall back to created and then id so that a listing

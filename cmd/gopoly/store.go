@@ -54,6 +54,19 @@ func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo sessio
 	return session.NewManager(st, mo), func() { st.Close() }, nil
 }
 
+// follow keeps m's open sessions up with what other processes commit to
+// its store (a PostgreSQL store's feed), until ctx ends. A feed that
+// cannot start is a warning, not a failure: this process still serves,
+// and a session that falls behind is refused its next append and
+// reopened.
+func follow(ctx context.Context, cmd *cobra.Command, m *session.Manager) {
+	go func() {
+		if err := m.Follow(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: warning: not following other processes' changes: %v\n", cmdName(cmd), err)
+		}
+	}()
+}
+
 func (f *storeFlags) options() store.Options { return store.Options{DataDir: f.data, DSN: f.db} }
 
 // dataDir is the data directory, where the interactive front ends keep
