@@ -101,3 +101,20 @@ func TestParseChange(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolSize: pool_max_conns sets the pool and is not sent to the
+// server; a bad value is refused.
+func TestPoolSize(t *testing.T) {
+	dsn, n, err := poolSize("postgres://u@h/db?pool_max_conns=3&search_path=s")
+	if err != nil || n != 3 || dsn != "postgres://u@h/db?search_path=s" {
+		t.Errorf("poolSize: %q, %d, %v", dsn, n, err)
+	}
+	if _, n, err := poolSize("postgres://u@h/db"); err != nil || n != DefaultMaxConns {
+		t.Errorf("poolSize without the parameter: %d, %v", n, err)
+	}
+	for _, bad := range []string{"0", "x", "-2", ""} {
+		if _, _, err := poolSize("postgres://u@h/db?pool_max_conns=" + bad); err == nil {
+			t.Errorf("pool_max_conns=%q: no error", bad)
+		}
+	}
+}

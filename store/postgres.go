@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"net/url"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -14,6 +16,18 @@ import (
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 )
+
+// DefaultMaxConns is how many connections to PostgreSQL a store opens at
+// most, unless its DSN says otherwise (pool_max_conns=N, the name pgxpool
+// gives it); the feed's listening connection is one more. The server's
+// max_connections (100 by default) is shared by every process of every
+// client: ten processes of this many fill it. Requests beyond it wait for
+// a connection rather than fail.
+const DefaultMaxConns = 8
+
+// poolParam is the DSN parameter that sets the pool's size; it is the
+// store's, not sent to the server.
+const poolParam = "pool_max_conns"
 
 // openPostgres opens the PostgreSQL store at dsn. The DSN may name a
 // schema through search_path (postgres://.../db?search_path=s): the store's
@@ -24,6 +38,10 @@ func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*pgdb, 
 	fail := func(err error) error {
 		return r.wrap(fmt.Errorf("store: postgres %s: %w", desc, err))
 	}
+	dsn, conns, err := poolSize(dsn)
+	if err != nil {
+		return nil, fail(err)
+	}
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fail(err)
@@ -31,7 +49,8 @@ func openPostgres(ctx context.Context, dsn string, logger *slog.Logger) (*pgdb, 
 	// database/sql rather than pgxpool: goose migrates through a *sql.DB,
 	// and one implementation serves both backends.
 	sdb := stdlib.OpenDB(*cfg)
-	sdb.SetMaxIdleConns(4)
+	sdb.SetMaxOpenConns(conns)
+	sdb.SetMaxIdleConns(conns)
 	if err := sdb.PingContext(ctx); err != nil {
 		sdb.Close()
 		return nil, fail(err)
@@ -99,4 +118,21 @@ func pgLocker(where string) (lock.SessionLocker, error) {
 func pgUnique(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// poolSize takes pool_max_conns out of dsn and returns its value, or
+// DefaultMaxConns.
+func poolSize(dsn string) (string, int, error) {
+	u, err := url.Parse(dsn)
+	if err != nil || !u.Query().Has(poolParam) {
+		return dsn, DefaultMaxConns, nil // pgx says what is wrong with the DSN
+	}
+	q := u.Query()
+	n, err := strconv.Atoi(q.Get(poolParam))
+	if err != nil || n < 1 {
+		return "", 0, fmt.Errorf("%s=%q: want a whole number from 1", poolParam, q.Get(poolParam))
+	}
+	q.Del(poolParam)
+	u.RawQuery = q.Encode()
+	return u.String(), n, nil
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,6 +14,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +24,7 @@ import (
 
 	"github.com/gopoly/gopoly/internal/citest"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
+	"github.com/gopoly/gopoly/table"
 )
 
 // Several gopoly processes on one PostgreSQL database, as a public table
@@ -322,4 +327,148 @@ func TestManyServersOneGame(t *testing.T) {
 	if len(want) < 50 {
 		t.Errorf("only %d events in 24 decisions", len(want))
 	}
+}
+
+// leaseHolder is the process id of the holder of game's lease in the
+// database dsn (table.Drivers' owner: host/pid/random), or 0 if none.
+func leaseHolder(t testing.TB, dsn, game string) int {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var owner string
+	err = conn.QueryRow(context.Background(), `SELECT owner FROM leases WHERE name = $1`, "drive "+game).Scan(&owner)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(owner, "/")
+	pid, err := strconv.Atoi(parts[len(parts)-2])
+	if len(parts) < 3 || err != nil {
+		t.Fatalf("lease owner %q: want host/pid/random", owner)
+	}
+	return pid
+}
+
+// botGame creates a game of four baseline bots on p, paced at 5×, and
+// returns its id.
+func botGame(t testing.TB, p *proc, seed int) string {
+	t.Helper()
+	csrf := p.csrf(t)
+	form := url.Values{"seat0": {"baseline"}, "seat1": {"baseline"}, "seat2": {"baseline"}, "seat3": {"baseline"}, "seed": {strconv.Itoa(seed)}}
+	var links struct {
+		ID       string `json:"id"`
+		Research string `json:"research"`
+	}
+	p.post(t, "/games", csrf, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()), &links)
+	p.post(t, links.Research[:strings.Index(links.Research, "?")]+"/pace"+links.Research[strings.Index(links.Research, "?"):],
+		csrf, "application/json", strings.NewReader(`{"speed": 5}`), &struct{}{})
+	return links.ID
+}
+
+// The process driving a game of bots is killed (SIGKILL: no goodbye);
+// the other process, whose spectator watches the game, takes it over
+// within the lease's time and plays on, and its spectator sees every
+// event once.
+func TestManyServersTakeover(t *testing.T) {
+	dsn := manyDSN(t)
+	webA, webB := startServe(t, dsn), startServe(t, dsn)
+	game := botGame(t, webA, 5)
+	// The spectator's page on B starts B's pacer, which watches.
+	res, err := http.Get(strings.TrimSuffix(webB.url, "/") + "/games/" + game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	events := webB.stream(ctx, t, "/games/"+game+"/events", "")
+	got := readUntil(t, events, nil, 30*time.Second, func(fs []frame) bool { return len(fs) >= 10 })
+	if pid := leaseHolder(t, dsn, game); pid != webA.cmd.Process.Pid {
+		t.Fatalf("the lease is held by pid %d, want the creating process %d", pid, webA.cmd.Process.Pid)
+	}
+	webA.cmd.Process.Signal(syscall.SIGKILL)
+	killed := time.Now()
+	for leaseHolder(t, dsn, game) != webB.cmd.Process.Pid {
+		if time.Since(killed) > 3*table.LeaseTTL {
+			t.Fatalf("no takeover %v after the kill", time.Since(killed))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	took := time.Since(killed)
+	t.Logf("taken over %v after SIGKILL (lease %v)", took.Round(time.Millisecond), table.LeaseTTL)
+	if took > table.LeaseTTL+table.LeaseTTL/3+time.Second {
+		t.Errorf("taken over %v after the kill: more than the lease and a renewal", took)
+	}
+	before := len(got)
+	got = readUntil(t, events, got, 30*time.Second, func(fs []frame) bool { return len(fs) >= before+5 })
+	for i, f := range got {
+		if f.id != got[0].id+i {
+			t.Fatalf("event %d of the stream is number %d, want %d: a gap or a repeat", i, f.id, got[0].id+i)
+		}
+	}
+}
+
+// A hundred games at once across two MCP processes, each decision read
+// and answered on one process and the next on the other: no error.
+func TestManyServersHundredGames(t *testing.T) {
+	dsn := manyDSN(t)
+	procs := []*mcp.ClientSession{startMCP(t, dsn).connect(t), startMCP(t, dsn).connect(t)}
+	const games, decisions = 100, 6
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	played := 0
+	for g := range games {
+		wg.Go(func() {
+			game, token := mcpGame(t, procs[g%2], 1000+g)
+			for k := range decisions {
+				over, err := decide(context.Background(), procs[(g+k)%2], game, token)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, fmt.Errorf("game %d, decision %d: %w", g, k, err))
+				} else {
+					played++
+				}
+				mu.Unlock()
+				if err != nil || over {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs[:min(len(errs), 5)] {
+		t.Error(err)
+	}
+	if len(errs) > 0 {
+		t.Fatalf("%d errors in %d decisions", len(errs), played+len(errs))
+	}
+	t.Logf("%d decisions in %d games across two processes", played, games)
+}
+
+// decide plays one decision of game for token's seat on cs: the bots up
+// to it, the legal answers read, the first chosen. over: the game ended.
+func decide(ctx context.Context, cs *mcp.ClientSession, game, token string) (over bool, err error) {
+	var p mcptest.Progress
+	if err := mcptest.Call(ctx, cs, "advance_game", map[string]any{"game_id": game, "token": token}, &p); err != nil {
+		return false, err
+	}
+	if p.Status == "completed" {
+		return true, nil
+	}
+	entries, legal, err := mcptest.LegalActions(ctx, cs, game, token)
+	if err != nil {
+		return false, err
+	}
+	l, err := mcptest.Choose(legal)
+	if err != nil {
+		return false, err
+	}
+	args := map[string]any{"game_id": game, "token": token, "decision": mcptest.Decision(l, mcptest.MCPObject), "entries": entries}
+	return false, mcptest.Call(ctx, cs, "submit_decision", args, &p)
 }
