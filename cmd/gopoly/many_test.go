@@ -33,7 +33,7 @@ import (
 
 // manyDSN is the DSN of a schema of the test PostgreSQL server of the
 // test's own, dropped when it ends.
-func manyDSN(t *testing.T) string {
+func manyDSN(t testing.TB) string {
 	t.Helper()
 	dsn := citest.PostgresDSN(t, "several gopoly processes on one database")
 	admin, err := pgx.Connect(context.Background(), dsn)
