@@ -113,11 +113,14 @@ func startMCP(t testing.TB, dsn string) *proc {
 	return startProc(t, "serving MCP on ", "mcp", "--db", dsn, "--data", t.TempDir(), "--http", "127.0.0.1:0")
 }
 
-// connect connects an MCP client to p.
+// connect connects an MCP client to p at the first protocol version
+// served statelessly: what a load balancer may send to any process, and
+// whose requests are served at once rather than one after another.
 func (p *proc) connect(t testing.TB) *mcp.ClientSession {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: p.url, MaxRetries: -1}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: p.url, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
 	if err != nil {
 		t.Fatal(err)
 	}
