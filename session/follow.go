@@ -238,3 +238,28 @@ func (m *Manager) Secret(ctx context.Context, name string) ([]byte, error) {
 	m.secrets[name] = b
 	return b, nil
 }
+
+// paceName is the name of game id's pace in the store.
+func paceName(id string) string { return "pace " + id }
+
+// SharedPace returns how the game is paced as the store keeps it for
+// every process; false when it keeps none (never set here or elsewhere,
+// or a store without paces).
+func (s *Session) SharedPace(ctx context.Context) (Paced, bool, error) {
+	ps, ok := s.m.store.(Paces)
+	if !ok {
+		return Paced{}, false, nil
+	}
+	return ps.Pace(ctx, paceName(s.id))
+}
+
+// SetSharedPace changes the game's pace in the store (Paces.SetPace);
+// false, with nothing changed, for a store without paces.
+func (s *Session) SetSharedPace(ctx context.Context, speed *float64, paused *bool, step bool) (Paced, bool, error) {
+	ps, ok := s.m.store.(Paces)
+	if !ok {
+		return Paced{}, false, nil
+	}
+	p, err := ps.SetPace(ctx, paceName(s.id), speed, paused, step)
+	return p, err == nil, err
+}

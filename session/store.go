@@ -163,3 +163,21 @@ type Secrets interface {
 	// process to ask.
 	Secret(ctx context.Context, name string) ([]byte, error)
 }
+
+// Paces keep how each game of bots is paced, for every process sharing a
+// store: a request to pause or speed up a game may reach any of them,
+// and the one that drives it plays as asked.
+type Paces interface {
+	// SetPace changes the pace name (nil: kept; a new pace starts at 1×,
+	// playing) and counts one more step if step, and returns it.
+	SetPace(ctx context.Context, name string, speed *float64, paused *bool, step bool) (Paced, error)
+	// Pace returns the pace name; false if none was ever set.
+	Pace(ctx context.Context, name string) (Paced, bool, error)
+}
+
+// Paced is a pace as a store keeps it.
+type Paced struct {
+	Speed  float64
+	Paused bool
+	Steps  int64 // single steps asked since the pace was first set
+}

@@ -16,6 +16,7 @@ import (
 var (
 	_ session.Leases  = (*db)(nil)
 	_ session.Secrets = (*db)(nil)
+	_ session.Paces   = (*db)(nil)
 )
 
 // Lease implements session.Leases. One statement takes a free or expired
@@ -81,6 +82,49 @@ func (s *db) Secret(ctx context.Context, name string) ([]byte, error) {
 		return nil, s.fail(op, fmt.Errorf("stored value: %w", err))
 	}
 	return b, nil
+}
+
+// SetPace implements session.Paces, in one transaction: the row is made
+// or changed, then read back.
+func (s *db) SetPace(ctx context.Context, name string, speed *float64, paused *bool, step bool) (session.Paced, error) {
+	var p session.Paced
+	steps := 0
+	if step {
+		steps = 1
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO paces (name, speed, paused, steps) VALUES (?, COALESCE(?, 1.0), COALESCE(?, FALSE), ?)
+			ON CONFLICT (name) DO UPDATE SET speed = COALESCE(?, paces.speed), paused = COALESCE(?, paces.paused), steps = paces.steps + ?`),
+			name, speed, paused, steps, speed, paused, steps)
+		if err != nil {
+			return err
+		}
+		p, err = scanPace(tx.QueryRowContext(ctx, s.q(`SELECT speed, paused, steps FROM paces WHERE name = ?`), name))
+		return err
+	})
+	if err != nil {
+		return session.Paced{}, s.fail(fmt.Sprintf("set pace %q", name), err)
+	}
+	return p, nil
+}
+
+// Pace implements session.Paces.
+func (s *db) Pace(ctx context.Context, name string) (session.Paced, bool, error) {
+	p, err := scanPace(s.sql.QueryRowContext(ctx, s.q(`SELECT speed, paused, steps FROM paces WHERE name = ?`), name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return session.Paced{}, false, nil
+	}
+	if err != nil {
+		return session.Paced{}, false, s.fail(fmt.Sprintf("pace %q", name), err)
+	}
+	return p, true, nil
+}
+
+// scanPace reads a paces row's speed, paused and steps.
+func scanPace(r scanner) (session.Paced, error) {
+	var p session.Paced
+	err := r.Scan(&p.Speed, &p.Paused, &p.Steps)
+	return p, err
 }
 
 // announce tells the processes following the store that session id's log

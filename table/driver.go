@@ -79,6 +79,7 @@ type driver struct {
 	events  int           // the game's events after the last beat; -1 before the first
 	held    bool          // this process holds the game's lease (under the drivers' lock)
 	renewed time.Time     // when the lease was last taken or renewed (the pacer's own)
+	seen    int64         // the store's count of steps asked, as last adopted
 }
 
 // NewDrivers returns the drivers of a process, which log their failures
@@ -120,21 +121,29 @@ func AllBots(setup session.Setup) bool {
 // first person's decision.
 func (d *Drivers) Begin(ctx context.Context, sess *session.Session) error {
 	if AllBots(sess.Setup()) {
-		d.pace(sess)
+		shared, _, err := sess.SharedPace(ctx)
+		if err != nil {
+			return err
+		}
+		d.pace(sess, shared)
 		return nil
 	}
 	_, err := d.Advance(ctx, sess, 0)
 	return err
 }
 
-// pace starts pacing sess, a game of bots, unless it is paced or over.
-func (d *Drivers) pace(sess *session.Session) {
+// pace starts pacing sess, a game of bots, unless it is paced or over,
+// as shared says (the pace the store keeps; zero: none, 1×).
+func (d *Drivers) pace(sess *session.Session, shared session.Paced) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, ok := d.games[sess.ID()]; ok || sess.Status().Over {
 		return
 	}
-	p := &driver{sess: sess, speed: 1, wake: make(chan struct{}, 1), events: -1}
+	p := &driver{sess: sess, speed: 1, wake: make(chan struct{}, 1), events: -1, seen: shared.Steps}
+	if shared.Speed > 0 {
+		p.speed, p.paused = shared.Speed, shared.Paused
+	}
 	d.games[sess.ID()] = p
 	d.wg.Add(1)
 	go d.play(p)
@@ -155,12 +164,36 @@ func (d *Drivers) Pace(id string) Pace {
 // Set changes a paced game's speed (nil: kept), pauses or resumes it
 // (nil: kept), or plays one step (pausing it). It fails with CodeConflict
 // when the game is not paced, and CodeBadInput for a speed out of range.
+// The pace is the store's, for every process: the one that drives the
+// game plays as asked, whichever process was asked.
 func (d *Drivers) Set(id string, speed *float64, pause *bool, step bool) (Pace, error) {
 	if speed != nil && (*speed < MinSpeed || *speed > MaxSpeed) {
 		return Pace{}, &Error{Code: CodeBadInput, Reason: "bad_speed", Err: errors.New("speed: from 0.5 to 5")}
 	}
 	d.mu.Lock()
 	p, ok := d.games[id]
+	d.mu.Unlock()
+	if ok {
+		if step {
+			yes := true
+			pause = &yes
+		}
+		ctx, cancel := context.WithTimeout(d.ctx, renewEvery)
+		shared, kept, err := p.sess.SetSharedPace(ctx, speed, pause, step)
+		cancel()
+		if err != nil {
+			return Pace{}, err
+		}
+		if kept {
+			d.mu.Lock()
+			p.adopt(shared)
+			d.mu.Unlock()
+			d.poke(p)
+			return d.Pace(id), nil
+		}
+	}
+	d.mu.Lock()
+	p, ok = d.games[id]
 	if ok {
 		if speed != nil {
 			p.speed = *speed
@@ -177,11 +210,38 @@ func (d *Drivers) Set(id string, speed *float64, pause *bool, step bool) (Pace, 
 	if !ok {
 		return Pace{}, &Error{Code: CodeConflict, Reason: "not_paced", Err: errors.New("this game is not paced: it has people at the table, or it is over")}
 	}
+	d.poke(p)
+	return d.Pace(id), nil
+}
+
+// poke wakes p's pacer for a change of its pace.
+func (d *Drivers) poke(p *driver) {
 	select {
 	case p.wake <- struct{}{}:
 	default:
 	}
-	return d.Pace(id), nil
+}
+
+// adopt takes the store's pace: its speed, its pause, and the steps asked
+// since the last adopted. Called with the drivers' lock held.
+func (p *driver) adopt(shared session.Paced) {
+	p.speed, p.paused = shared.Speed, shared.Paused
+	if shared.Steps > p.seen {
+		p.steps += int(shared.Steps - p.seen)
+		p.seen = shared.Steps
+	}
+}
+
+// follow adopts the pace the store keeps, if it keeps one: a change
+// asked of another process.
+func (d *Drivers) follow(p *driver) {
+	shared, ok, err := p.sess.SharedPace(d.ctx)
+	if err != nil || !ok {
+		return
+	}
+	d.mu.Lock()
+	p.adopt(shared)
+	d.mu.Unlock()
 }
 
 // Stop stops pacing game id (a deleted game).
@@ -240,6 +300,7 @@ func (d *Drivers) play(p *driver) {
 	defer timer.Stop()
 	for {
 		held := d.hold(p)
+		d.follow(p)
 		d.mu.Lock()
 		if d.games[id] != p {
 			d.mu.Unlock()
@@ -337,6 +398,9 @@ func (d *Drivers) hold(p *driver) bool {
 		p.renewed = now
 	}
 	d.mu.Lock()
+	if ok && !p.held {
+		p.steps = 0 // steps adopted while watching were the last driver's to play
+	}
 	p.held = ok
 	d.mu.Unlock()
 	return ok

@@ -104,3 +104,67 @@ func TestDriversOneLeaseholder(t *testing.T) {
 		t.Error("the first process played after it closed")
 	}
 }
+
+// A pause, a step and a resume asked of the process that watches a game
+// are played by the one that drives it.
+func TestDriversSharePace(t *testing.T) {
+	ma, mb := twoProcesses(t)
+	list, err := session.ParseSeats("baseline,baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, err := ma.Create(ctx, session.Setup{Seed: 4, Seats: list, Rules: "max_rounds: 200\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	da, db := NewDrivers(nil), NewDrivers(nil)
+	defer da.Close()
+	defer db.Close()
+	if err := da.Begin(ctx, sa); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := mb.Open(ctx, sa.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Begin(ctx, sb); err != nil {
+		t.Fatal(err)
+	}
+	fast, yes, no := float64(MaxSpeed), true, false
+	if _, err := db.Set(sb.ID(), &fast, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(5*time.Second, func() bool { return da.Pace(sa.ID()).Speed == MaxSpeed }) {
+		t.Fatalf("the driver's pace: %+v, want the speed asked of the other process", da.Pace(sa.ID()))
+	}
+	if _, err := db.Set(sb.ID(), nil, &yes, false); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(5*time.Second, func() bool { return da.Pace(sa.ID()).Paused }) {
+		t.Fatal("the driver did not pause")
+	}
+	time.Sleep(Step / MaxSpeed * 2) // a beat under way ends
+	paused := sa.Status().Entries
+	time.Sleep(2 * renewEvery)
+	if n := sa.Status().Entries; n != paused {
+		t.Fatalf("the paused game went from %d to %d answers", paused, n)
+	}
+	if _, err := db.Set(sb.ID(), nil, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(2*renewEvery+time.Second, func() bool { return sa.Status().Entries > paused }) {
+		t.Fatal("a step asked of the other process was not played")
+	}
+	time.Sleep(Step / MaxSpeed * 2)
+	stepped := sa.Status().Entries
+	time.Sleep(2 * renewEvery)
+	if n := sa.Status().Entries; n != stepped {
+		t.Fatalf("one step played %d answers and then %d more", stepped-paused, n-stepped)
+	}
+	if _, err := db.Set(sb.ID(), nil, &no, false); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(2*renewEvery+time.Second, func() bool { return sa.Status().Entries > stepped }) {
+		t.Fatal("the game did not resume")
+	}
+}

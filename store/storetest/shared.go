@@ -123,3 +123,34 @@ func testSecrets(t *testing.T, s session.Store) {
 		t.Error("Secret: two names share a secret")
 	}
 }
+
+// testPaces: a pace starts at 1×, playing; each change keeps what it
+// does not name; steps are counted.
+func testPaces(t *testing.T, s session.Store) {
+	ps, ok := s.(session.Paces)
+	if !ok {
+		t.Skip("the store keeps no paces")
+	}
+	if _, ok, err := ps.Pace(ctx(t), "g"); err != nil || ok {
+		t.Fatalf("Pace of a game never paced: %v, %v", ok, err)
+	}
+	fast, yes := 2.5, true
+	check := func(what string, got session.Paced, err error, want session.Paced) {
+		t.Helper()
+		must(t, what, err)
+		if got != want {
+			t.Errorf("%s: %+v, want %+v", what, got, want)
+		}
+	}
+	p, err := ps.SetPace(ctx(t), "g", nil, nil, true)
+	check("a first step", p, err, session.Paced{Speed: 1, Steps: 1})
+	p, err = ps.SetPace(ctx(t), "g", &fast, nil, false)
+	check("a speed", p, err, session.Paced{Speed: 2.5, Steps: 1})
+	p, err = ps.SetPace(ctx(t), "g", nil, &yes, true)
+	check("a pause and a step", p, err, session.Paced{Speed: 2.5, Paused: true, Steps: 2})
+	p, ok, err = ps.Pace(ctx(t), "g")
+	if !ok {
+		t.Error("Pace: none after SetPace")
+	}
+	check("Pace", p, err, session.Paced{Speed: 2.5, Paused: true, Steps: 2})
+}

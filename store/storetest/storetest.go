@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"LoadFrom", testLoadFrom},
 		{"Leases", testLeases},
 		{"Secrets", testSecrets},
+		{"Paces", testPaces},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
