@@ -175,11 +175,22 @@ func (s *Session) catchUp(ctx context.Context) error {
 }
 
 // fall makes the session stale for err and forgets it: it is opened
-// again from the store. Called with s.mu held.
+// again from the store. Its watchers are told, so that they move to the
+// game reopened (Err, Reopen). Called with s.mu held.
 func (s *Session) fall(err error) error {
 	s.stale = fmt.Errorf("%w: session %s: %w", ErrStale, s.id, err)
 	s.m.forget(s)
+	s.notify()
 	return s.stale
+}
+
+// Err is nil while the session is usable, and ErrStale wrapped once it
+// fell behind its store: every change fails then, and Reopen gives the
+// game as stored.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.usable()
 }
 
 // setStored marks the whole log durable. Called with s.mu held.

@@ -310,9 +310,7 @@ func (s *Session) commit(ctx context.Context) error {
 		return nil
 	}
 	if err := s.m.store.Append(ctx, s.id, s.stored, s.log[s.stored:], s.status()); err != nil {
-		s.stale = fmt.Errorf("%w: session %s: %w", ErrStale, s.id, err)
-		s.m.forget(s)
-		return s.stale
+		return s.fall(err)
 	}
 	s.setStored()
 	s.notify()
