@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,6 +24,20 @@ func twoProcesses(t *testing.T) (a, b *session.Manager) {
 		return session.NewManager(st, session.Options{Players: Players(false, "no programs here")})
 	}
 	return open(), open()
+}
+
+// create makes a game of seats in m, capped at rounds.
+func create(t *testing.T, m *session.Manager, seats string, seed uint64, rounds int) *session.Session {
+	t.Helper()
+	list, err := session.ParseSeats(seats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Create(ctx, session.Setup{Seed: seed, Seats: list, Rules: fmt.Sprintf("max_rounds: %d\n", rounds)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // held reports whether d holds the lease of its pacer of game id.
@@ -49,14 +64,7 @@ func waitFor(limit time.Duration, cond func() bool) bool {
 // over once the first gives it up, from where the first left it.
 func TestDriversOneLeaseholder(t *testing.T) {
 	ma, mb := twoProcesses(t)
-	list, err := session.ParseSeats("baseline,baseline")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sa, err := ma.Create(ctx, session.Setup{Seed: 9, Seats: list, Rules: "max_rounds: 200\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sa := create(t, ma, "baseline,baseline", 9, 200)
 	da, db := NewDrivers(nil), NewDrivers(nil)
 	defer db.Close()
 	if err := da.Begin(ctx, sa); err != nil {
@@ -109,14 +117,7 @@ func TestDriversOneLeaseholder(t *testing.T) {
 // are played by the one that drives it.
 func TestDriversSharePace(t *testing.T) {
 	ma, mb := twoProcesses(t)
-	list, err := session.ParseSeats("baseline,baseline")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sa, err := ma.Create(ctx, session.Setup{Seed: 4, Seats: list, Rules: "max_rounds: 200\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sa := create(t, ma, "baseline,baseline", 4, 200)
 	da, db := NewDrivers(nil), NewDrivers(nil)
 	defer da.Close()
 	defer db.Close()

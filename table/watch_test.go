@@ -75,14 +75,7 @@ func TestWatchersShareOneWatch(t *testing.T) {
 // stored, for the same listeners, who hear of the game's later changes.
 func TestWatchersFollowReopened(t *testing.T) {
 	ma, mb := twoProcesses(t)
-	list, err := session.ParseSeats("human,baseline")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sa, err := ma.Create(ctx, session.Setup{Seed: 3, Seats: list, Rules: "max_rounds: 40\n"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sa := create(t, ma, "human,baseline", 3, 40)
 	if _, err := sa.Advance(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
