@@ -23,7 +23,7 @@ type storeFlags struct {
 // register adds --data and --db to cmd.
 func (f *storeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.data, "data", "", "data directory of the session store (default: $GOPOLY_HOME, else $XDG_DATA_HOME/gopoly, else ~/.local/share/gopoly)")
-	cmd.Flags().StringVar(&f.db, "db", "", "keep sessions in PostgreSQL instead: a postgres://... DSN")
+	cmd.Flags().StringVar(&f.db, "db", "", "keep sessions in PostgreSQL instead: a postgres://... DSN (?pool_max_conns=N: at most N connections, default 8)")
 }
 
 // open opens the store and a manager of its sessions; close releases
