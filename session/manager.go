@@ -55,6 +55,8 @@ type Manager struct {
 	opt   Options
 	mu    sync.Mutex
 	open  map[string]*Session
+	// secrets are the manager's own secrets, for a store that keeps none.
+	secrets map[string][]byte
 }
 
 // NewManager returns a manager of the sessions in st.
@@ -131,7 +133,7 @@ func (m *Manager) store1(ctx context.Context, s *Session) error {
 	if err := m.store.Create(ctx, rec, s.log); err != nil {
 		return err
 	}
-	s.stored = len(s.log)
+	s.setStored()
 	m.mu.Lock()
 	m.open[s.id] = s
 	m.mu.Unlock()
@@ -191,7 +193,7 @@ func (m *Manager) restore(rec Record, log []Entry) (*Session, error) {
 		return nil, fmt.Errorf("%w: session %s: its %d answers give digest %s on this engine, not the stored %s",
 			ErrReplay, rec.ID, len(log), s.digest.Sum(), rec.Status.Digest)
 	}
-	s.stored = len(s.log)
+	s.setStored()
 	return s, nil
 }
 

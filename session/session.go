@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gopoly/gopoly/agent"
@@ -37,7 +38,11 @@ type Session struct {
 	g       *monopoly.Game
 	driver  agent.Driver
 	log     []Entry
-	stored  int     // log entries durable in the store
+	stored  int // log entries durable in the store
+	// storedN is stored, read without mu: a change another process
+	// committed is looked at only if it is beyond what is here.
+	storedN atomic.Int64
+	behind  catchUp // catching up with what other processes commit
 	events  []event // every event of the play: its sequence number is its index
 	digest  *wire.Digest
 	turns   []Turn
@@ -313,11 +318,9 @@ func (s *Session) commit(ctx context.Context) error {
 		return nil
 	}
 	if err := s.m.store.Append(ctx, s.id, s.stored, s.log[s.stored:], s.status()); err != nil {
-		s.stale = fmt.Errorf("%w: session %s: %w", ErrStale, s.id, err)
-		s.m.forget(s)
-		return s.stale
+		return s.fall(err)
 	}
-	s.stored = len(s.log)
+	s.setStored()
 	s.notify()
 	return nil
 }
@@ -343,6 +346,9 @@ func (s *Session) Advance(ctx context.Context, max int) (Progress, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usable(); err != nil {
+		return Progress{}, err
+	}
+	if err := s.current(ctx); err != nil {
 		return Progress{}, err
 	}
 	n, err := s.playBots(ctx, max)
@@ -450,6 +456,9 @@ func (s *Session) Submit(ctx context.Context, token string, ans agent.Answer, op
 	if err != nil {
 		return Progress{}, err
 	}
+	if err := s.current(ctx); err != nil {
+		return Progress{}, err
+	}
 	if o.at >= 0 && o.at != len(s.log) {
 		r := wire.Refusal{Code: CodeStale, Message: fmt.Sprintf(
 			"the answer is for the decision after answer %d, but the game has moved on to answer %d: ask for the pending decision again", o.at, len(s.log))}
@@ -525,6 +534,11 @@ type Pending struct {
 
 // Pending returns the pending decision as the token's holder may see it.
 func (s *Session) Pending(token string) (Pending, error) {
+	if token != "" {
+		// A player about to answer reads the game as stored; spectators
+		// (no token), many, are kept up by the feed alone.
+		s.freshen()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	v, err := s.caller(token)

@@ -58,6 +58,13 @@ func postgresDSN(t *testing.T) string {
 // other's sessions.
 func openPostgres(t *testing.T, dsn string) session.Store {
 	t.Helper()
+	return openDSN(t, pgSchemaDSN(t, dsn))
+}
+
+// pgSchemaDSN makes a schema of its own for a test, dropped when the
+// test ends, and returns the DSN of a store in it.
+func pgSchemaDSN(t *testing.T, dsn string) string {
+	t.Helper()
 	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatalf("GOPOLY_TEST_POSTGRES: %v", err)
@@ -71,7 +78,7 @@ func openPostgres(t *testing.T, dsn string) session.Store {
 		admin.Close(ctx)
 		t.Fatal(err)
 	}
-	// Registered before the store's Close, so run after it.
+	// Registered before the stores' Close, so run after it.
 	t.Cleanup(func() {
 		if _, err := admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
 			t.Errorf("drop schema %s: %v", schema, err)
@@ -81,7 +88,13 @@ func openPostgres(t *testing.T, dsn string) session.Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	st, err := store.Open(ctx, store.Options{DSN: u.String()})
+	return u.String()
+}
+
+// openDSN opens the PostgreSQL store at dsn, closed when the test ends.
+func openDSN(t *testing.T, dsn string) session.Store {
+	t.Helper()
+	st, err := store.Open(ctx, store.Options{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}

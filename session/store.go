@@ -114,3 +114,70 @@ type Config struct {
 	YAML    string
 	Created time.Time
 }
+
+// Feed is a store whose changes other processes hear of (PostgreSQL's
+// LISTEN/NOTIFY): every committed Create and Append is announced to every
+// process that follows the store, so that a game played in one process
+// is seen live in another. A store without one (SQLite) serves one
+// process's front ends, which hear of their own changes directly.
+type Feed interface {
+	// Follow calls f with every change committed to the store, by any
+	// process (this one included), until ctx ends; it returns ctx's error
+	// then, or an error that ends the feed for good. A change with an
+	// empty ID says that changes may have been missed (the connection was
+	// lost and made again): every session may have changed.
+	Follow(ctx context.Context, f func(Change)) error
+	// LoadFrom is Load with the log from entry from on: what a process
+	// that holds the first from entries needs to catch up.
+	LoadFrom(ctx context.Context, id string, from int) (Record, []Entry, error)
+	// Entries is the length of session id's stored log: one look, before
+	// a seat is asked or answers, that this process is not behind.
+	Entries(ctx context.Context, id string) (int, error)
+}
+
+// Change is one committed change of a stored session: its log now holds
+// Entries answers.
+type Change struct {
+	ID      string
+	Entries int
+}
+
+// Leases are named leases kept in a store, which processes sharing it
+// take in turn: one process at a time drives a game's bots.
+type Leases interface {
+	// Lease takes or renews the lease name for owner until ttl from now
+	// (by the store's clock, so that the processes' clocks need not
+	// agree). It reports false, and changes nothing, while another owner
+	// holds it unexpired.
+	Lease(ctx context.Context, name, owner string, ttl time.Duration) (bool, error)
+	// Release gives up owner's lease name at once (nothing if owner does
+	// not hold it).
+	Release(ctx context.Context, name, owner string) error
+}
+
+// Secrets are secrets kept in a store, the same for every process that
+// shares it: what a front end signs with, so that any of them accepts
+// what another issued.
+type Secrets interface {
+	// Secret returns the secret name, made (32 random bytes) by the first
+	// process to ask.
+	Secret(ctx context.Context, name string) ([]byte, error)
+}
+
+// Paces keep how each game of bots is paced, for every process sharing a
+// store: a request to pause or speed up a game may reach any of them,
+// and the one that drives it plays as asked.
+type Paces interface {
+	// SetPace changes the pace name (nil: kept; a new pace starts at 1×,
+	// playing) and counts one more step if step, and returns it.
+	SetPace(ctx context.Context, name string, speed *float64, paused *bool, step bool) (Paced, error)
+	// Pace returns the pace name; false if none was ever set.
+	Pace(ctx context.Context, name string) (Paced, bool, error)
+}
+
+// Paced is a pace as a store keeps it.
+type Paced struct {
+	Speed  float64
+	Paused bool
+	Steps  int64 // single steps asked since the pace was first set
+}

@@ -29,6 +29,13 @@ type dialect struct {
 	readTx *sql.TxOptions
 	// unique reports whether err is a primary key violation.
 	unique func(err error) bool
+	// now is the database's clock in nanoseconds since the Unix epoch, an
+	// SQL expression: leases expire by it, so that the processes' clocks
+	// need not agree.
+	now string
+	// channel is the channel every append is announced on (PostgreSQL's
+	// NOTIFY, sent at commit); empty: none (SQLite).
+	channel string
 }
 
 // db is session.Store on database/sql, for either dialect.
@@ -116,7 +123,10 @@ func (s *db) Create(ctx context.Context, rec session.Record, log []session.Entry
 			}
 			return err
 		}
-		return s.insertEntries(ctx, tx, rec.ID, 0, log)
+		if err := s.insertEntries(ctx, tx, rec.ID, 0, log); err != nil {
+			return err
+		}
+		return s.announce(ctx, tx, rec.ID, len(log))
 	})
 	if err != nil {
 		return s.fail(op, err)
@@ -161,7 +171,10 @@ func (s *db) Append(ctx context.Context, id string, from int, entries []session.
 		_, err = tx.ExecContext(ctx, s.q(`UPDATE sessions SET updated = ?, entries = ?, digest = ?,
 			turn = ?, round = ?, "over" = ?, winner = ?, waiting = ?, summary = ? WHERE id = ?`),
 			updated, st.Entries, st.Digest, st.Turn, st.Round, st.Over, st.Winner, st.Waiting, st.Summary, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.announce(ctx, tx, id, st.Entries)
 	})
 	if err != nil {
 		return s.fail(op, err)
@@ -196,10 +209,22 @@ func (s *db) insertEntries(ctx context.Context, tx *sql.Tx, id string, from int,
 	return nil
 }
 
-// Load implements session.Store. The record and the log are read in one
-// transaction so that they agree even while another process appends.
+// Load implements session.Store.
 func (s *db) Load(ctx context.Context, id string) (session.Record, []session.Entry, error) {
+	return s.LoadFrom(ctx, id, 0)
+}
+
+// LoadFrom is Load with the log from entry from on (session.Feed). The
+// record and the log are read in one transaction so that they agree even
+// while another process appends.
+func (s *db) LoadFrom(ctx context.Context, id string, from int) (session.Record, []session.Entry, error) {
 	op := fmt.Sprintf("load session %q", id)
+	if from > 0 {
+		op = fmt.Sprintf("load session %q from %d", id, from)
+	}
+	if from < 0 {
+		return session.Record{}, nil, s.fail(op, errors.New("a log starts at entry 0"))
+	}
 	var rec session.Record
 	var log []session.Entry
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -212,12 +237,12 @@ func (s *db) Load(ctx context.Context, id string) (session.Record, []session.Ent
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, s.q(`SELECT seat, action, speech, thought, "by", "at", research
-			FROM entries WHERE session_id = ? ORDER BY seq`), id)
+			FROM entries WHERE session_id = ? AND seq >= ? ORDER BY seq`), id, from)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		log = make([]session.Entry, 0, rec.Status.Entries)
+		log = make([]session.Entry, 0, max(rec.Status.Entries-from, 0))
 		for rows.Next() {
 			var e session.Entry
 			var action sql.NullString
@@ -239,6 +264,19 @@ func (s *db) Load(ctx context.Context, id string) (session.Record, []session.Ent
 		return session.Record{}, nil, s.fail(op, err)
 	}
 	return rec, log, nil
+}
+
+// Entries is the length of session id's stored log (session.Feed).
+func (s *db) Entries(ctx context.Context, id string) (int, error) {
+	var n int
+	err := s.sql.QueryRowContext(ctx, s.q(`SELECT entries FROM sessions WHERE id = ?`), id).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = session.ErrNotFound
+	}
+	if err != nil {
+		return 0, s.fail(fmt.Sprintf("entries of session %q", id), err)
+	}
+	return n, nil
 }
 
 // List implements session.Store.

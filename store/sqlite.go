@@ -80,6 +80,9 @@ func openSQLite(ctx context.Context, dir, sync string, logger *slog.Logger) (*db
 		d: dialect{
 			readTx: &sql.TxOptions{ReadOnly: true},
 			unique: sqliteUnique,
+			// julianday's days since noon of 24 November 4714 BC, moved to
+			// the Unix epoch; a double, exact to about a millisecond.
+			now: `CAST((julianday('now') - 2440587.5) * 86400000000000.0 AS INTEGER)`,
 		},
 	}, nil
 }

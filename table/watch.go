@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"sync"
 
 	"github.com/gopoly/gopoly/session"
@@ -86,11 +87,11 @@ func (w *Watchers) start(sess *session.Session, listeners map[int]func()) *watch
 			case <-gw.quit:
 				return
 			}
-			w.mu.Lock()
-			fs := make([]func(), 0, len(gw.listeners))
-			for _, f := range gw.listeners {
-				fs = append(fs, f)
+			if sess.Err() != nil && w.reopen(gw) {
+				return // the game reopened is watched, and the listeners told, in its place
 			}
+			w.mu.Lock()
+			fs := gw.all()
 			w.mu.Unlock()
 			for _, f := range fs {
 				f()
@@ -98,6 +99,41 @@ func (w *Watchers) start(sess *session.Session, listeners map[int]func()) *watch
 		}
 	}()
 	return gw
+}
+
+// reopen watches, in gw's place, the game of gw's session, which fell
+// behind its store (another process played on): opened again from the
+// store, for the same listeners, who are told. It reports whether it
+// did; a game that cannot be opened (deleted) stays as it is.
+func (w *Watchers) reopen(gw *watch) bool {
+	sess, err := gw.sess.Reopen(context.Background())
+	if err != nil {
+		return false
+	}
+	w.mu.Lock()
+	if w.closed || w.games[sess.ID()] != gw {
+		w.mu.Unlock()
+		return false
+	}
+	gw.stop()
+	ngw := w.start(sess, gw.listeners)
+	w.games[sess.ID()] = ngw
+	fs := ngw.all()
+	w.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+	return true
+}
+
+// all are gw's listeners, to call once the watchers' lock, held, is let
+// go.
+func (gw *watch) all() []func() {
+	fs := make([]func(), 0, len(gw.listeners))
+	for _, f := range gw.listeners {
+		fs = append(fs, f)
+	}
+	return fs
 }
 
 // stop ends the subscription. Called with the watchers' lock held.

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -66,5 +67,47 @@ func TestWatchersShareOneWatch(t *testing.T) {
 	w.Forget(s.ID())
 	if n := w.Games(); n != 0 {
 		t.Errorf("%d games watched after Forget, want 0", n)
+	}
+}
+
+// A watched game whose session here falls behind its store (another
+// process answered, and an answer here was refused) is watched again as
+// stored, for the same listeners, who hear of the game's later changes.
+func TestWatchersFollowReopened(t *testing.T) {
+	ma, mb := twoProcesses(t)
+	sa := create(t, ma, "human,baseline", 3, 40)
+	if _, err := sa.Advance(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatchers()
+	defer w.Close()
+	told1 := make(chan struct{}, 8)
+	defer w.Watch(sa, func() { told1 <- struct{}{} })()
+	sb, err := mb.Open(ctx, sa.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer(t, sb) // the other process answers
+	p, err := sa.Pending(sa.Tokens().Seats[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := append(append([]byte(`{"action":`), p.Options.Actions[0]...), '}')
+	if _, err := sa.Submit(ctx, sa.Tokens().Seats[0], agent.Answer{}, Answer(JSON, raw)); !errors.Is(err, session.ErrStale) {
+		t.Fatalf("an answer to a game moved on elsewhere: %v, want ErrStale", err)
+	}
+	if !told(told1) {
+		t.Fatal("the listener was not told that the game here fell stale")
+	}
+	cur, err := ma.Open(ctx, sa.ID())
+	if err != nil || cur == sa {
+		t.Fatalf("reopened: %v, the same session: %v", err, cur == sa)
+	}
+	for len(told1) > 0 {
+		<-told1
+	}
+	answer(t, cur)
+	if !told(told1) {
+		t.Fatal("the listener did not hear of a change of the game reopened")
 	}
 }

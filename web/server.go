@@ -79,9 +79,15 @@ func New(o Options) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{o: o, mux: http.NewServeMux(), ctx: ctx, cancel: cancel, drivers: table.NewDrivers(o.Logger), watchers: table.NewWatchers(), deals: map[string]*dealGame{}, maxDeals: maxDealGames, feeds: map[feedKey]*feed{}, oddsOf: table.NewOdds(maxOddsGames, o.Sessions.Lookup)}
-	var key [32]byte
-	rand.Read(key[:])
-	mac := hmac.New(sha256.New, key[:])
+	// The key is the store's, the same in every process serving it, so
+	// that a page from one is accepted by another behind a load balancer.
+	key, err := o.Sessions.Secret(ctx, "web csrf")
+	if err != nil {
+		o.Logger.Warn("web: no shared anti-forgery key: this process's own", "err", err)
+		key = make([]byte, 32)
+		rand.Read(key)
+	}
+	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("gopoly csrf"))
 	s.csrf = hex.EncodeToString(mac.Sum(nil))
 	s.pages = template.Must(template.New("").Funcs(template.FuncMap{

@@ -86,6 +86,13 @@ func (s *Server) read(sess *session.Session, tok string, k feedKey, f *feed) {
 	defer idle.Stop()
 	lastSeen := time.Now()
 	for {
+		if sess.Err() != nil {
+			// Another process played on and this one's copy fell stale:
+			// the game as stored goes on with the same event numbers.
+			if cur, err := sess.Reopen(s.ctx); err == nil {
+				sess = cur
+			}
+		}
 		f.mu.Lock()
 		from := len(f.frames)
 		f.mu.Unlock()

@@ -67,6 +67,7 @@ them, and a restarted server goes on with them.`,
 				return err
 			}
 			defer done()
+			follow(ctx, cmd, m)
 			lm, err := sf.openLab(cmd, players)
 			if err != nil {
 				return err

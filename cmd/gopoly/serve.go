@@ -46,6 +46,7 @@ nothing. Ctrl-C stops the server.`,
 				return err
 			}
 			defer done()
+			follow(ctx, cmd, m)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return usageErr(fmt.Errorf("serve: %w", err))

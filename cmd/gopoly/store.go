@@ -23,7 +23,7 @@ type storeFlags struct {
 // register adds --data and --db to cmd.
 func (f *storeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.data, "data", "", "data directory of the session store (default: $GOPOLY_HOME, else $XDG_DATA_HOME/gopoly, else ~/.local/share/gopoly)")
-	cmd.Flags().StringVar(&f.db, "db", "", "keep sessions in PostgreSQL instead: a postgres://... DSN")
+	cmd.Flags().StringVar(&f.db, "db", "", "keep sessions in PostgreSQL instead: a postgres://... DSN (?pool_max_conns=N: at most N connections, default 8)")
 }
 
 // open opens the store and a manager of its sessions; close releases
@@ -65,6 +65,19 @@ func (f *storeFlags) openWith(ctx context.Context, cmd *cobra.Command, mo sessio
 		return nil, nil, err
 	}
 	return session.NewManager(st, mo), func() { st.Close() }, nil
+}
+
+// follow keeps m's open sessions up with what other processes commit to
+// its store (a PostgreSQL store's feed), until ctx ends. A feed that
+// cannot start is a warning, not a failure: this process still serves,
+// and a session that falls behind is refused its next append and
+// reopened.
+func follow(ctx context.Context, cmd *cobra.Command, m *session.Manager) {
+	go func() {
+		if err := m.Follow(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%s: warning: not following other processes' changes: %v\n", cmdName(cmd), err)
+		}
+	}()
 }
 
 func (f *storeFlags) options() store.Options { return store.Options{DataDir: f.data, DSN: f.db} }

@@ -41,6 +41,10 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"Unicode", testUnicode},
 		{"TimePrecision", testTimePrecision},
 		{"ContextCanceled", testContextCanceled},
+		{"LoadFrom", testLoadFrom},
+		{"Leases", testLeases},
+		{"Secrets", testSecrets},
+		{"Paces", testPaces},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
