@@ -315,6 +315,11 @@ the line (exit 2).`,
 			}
 			fmt.Fprint(w, "\n\n")
 			printExperiment(w, sum)
+			tallies, err := arena.TallyResults(args[0], e, info)
+			if err != nil {
+				return dirErr(err)
+			}
+			printConsistency(w, sum, tallies)
 			return nil
 		},
 	}

@@ -164,3 +164,41 @@ func llmSpec(t *testing.T) string {
 	}
 	return path
 }
+
+// TestExperimentShowConsistency: experiment show counts an LLM seat's
+// words against its actions over the games, and quotes examples with
+// the value that judged them: here a model that buys while saying no.
+func TestExperimentShowConsistency(t *testing.T) {
+	srv := llmtest.New(func(c llmtest.Call) llmtest.Reply {
+		for _, a := range llmtest.Legal(c.User()) {
+			if strings.Contains(a, `"buy"`) {
+				return llmtest.Reply{Answer: llmtest.Answer(a, "No, too expensive.", "I will buy it anyway.")}
+			}
+		}
+		return llmtest.Player(c)
+	})
+	defer srv.Close()
+	cfg := llmConfig(t, srv)
+	spec := filepath.Join(t.TempDir(), "spec.yaml")
+	doc := "name: words\nseeds: {start: 1, count: 2, step: 1}\nrules: {max_rounds: 15}\nvariants:\n  - {name: a, seats: [baseline, llm:professor]}\n"
+	if err := os.WriteFile(spec, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, errOut, code := cliRun(t, "experiment", "run", spec, "--out", dir, "--llm-config", cfg); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := cliRun(t, "experiment", "show", dir)
+	if code != 0 {
+		t.Fatalf("show: exit %d: %s", code, errOut)
+	}
+	counted := regexp.MustCompile(`speech_vs_action +([1-9]\d*) of +(\d+) choices`).FindStringSubmatch(out)
+	if counted == nil || !strings.Contains(out, "a, seat 1 llm:professor: words against values over 2 games") ||
+		!strings.Contains(out, `buy (the speech refuses): said "No, too expensive."`) || !strings.Contains(out, "thought_vs_action    0 of") {
+		t.Fatalf("no counts with examples in:\n%s", out)
+	}
+	if os.Getenv("GOPOLY_SHOW") != "" {
+		t.Log(out)
+	}
+	noCLIKeys(t, out, errOut)
+}
