@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -220,6 +221,54 @@ func TestLatencyIsTheModels(t *testing.T) {
 		}
 		if queued < spacing {
 			t.Errorf("%s: three calls in a row queued %s in all, want at least the spacing %s", api, queued, spacing)
+		}
+	}
+}
+
+// hosts records where requests go and sends none.
+type hosts struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *hosts) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.seen = append(h.seen, r.URL.Host)
+	h.mu.Unlock()
+	return nil, errors.New("offline")
+}
+
+// TestEnvironmentBaseURLIgnored: with no base_url configured, each API
+// is called at its provider's own server even when the SDK's variable
+// for a base URL (OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
+// GOOGLE_GEMINI_BASE_URL) points elsewhere, since the key goes wherever
+// the base URL points. No request leaves the machine: the transport
+// records the host and fails.
+func TestEnvironmentBaseURLIgnored(t *testing.T) {
+	setKeys(t)
+	for _, k := range []string{"OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL"} {
+		t.Setenv(k, "http://stray.invalid/")
+	}
+	cfg, err := llm.ParseConfig("test.yaml", []byte(`
+retries: 0
+spacing: 0s
+providers:
+  openai:    {kind: openai, key_env: [GOPOLY_TEST_OPENAI_KEY]}
+  gemini:    {kind: gemini, key_env: [GOPOLY_TEST_GEMINI_KEY]}
+  anthropic: {kind: anthropic, key_env: [GOPOLY_TEST_ANTHROPIC_KEY]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"openai": "api.openai.com", "gemini": "generativelanguage.googleapis.com", "anthropic": "api.anthropic.com"}
+	for _, api := range apis {
+		h := &hosts{}
+		cfg.UseTransport(h)
+		if _, err := cfg.Complete(context.Background(), api, summaryRequest); err == nil {
+			t.Errorf("%s: a call through a transport that sends nothing succeeded", api)
+		}
+		if len(h.seen) == 0 || h.seen[0] != want[api] {
+			t.Errorf("%s: requests went to %v, want %s", api, h.seen, want[api])
 		}
 	}
 }
