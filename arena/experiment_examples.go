@@ -13,11 +13,11 @@ const maxSeatExamples = 3
 // measures summed (counts over all the games, not per-game means) and
 // the first examples of each measure.
 type SeatTally struct {
-	Seat     int
-	Bot      string
-	Games    int // the games that measured it
-	Totals   map[string]float64
-	Examples map[string][]string
+	Seat     int                 `json:"seat"`
+	Bot      string              `json:"bot"`
+	Games    int                 `json:"games"` // the games that measured it
+	Totals   map[string]float64  `json:"totals"`
+	Examples map[string][]string `json:"examples"`
 }
 
 // TallyResults reads a directory's results, checked as SummarizeResults

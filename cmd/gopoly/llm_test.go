@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -201,4 +202,19 @@ func TestExperimentShowConsistency(t *testing.T) {
 		t.Log(out)
 	}
 	noCLIKeys(t, out, errOut)
+	out, _, code = cliRun(t, "experiment", "show", dir, "--json")
+	var got struct {
+		Tallies map[string][]struct {
+			Seat     int                 `json:"seat"`
+			Games    int                 `json:"games"`
+			Totals   map[string]float64  `json:"totals"`
+			Examples map[string][]string `json:"examples"`
+		} `json:"tallies"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("show --json: exit %d, %v", code, err)
+	}
+	if a := got.Tallies["a"]; len(a) != 1 || a[0].Seat != 1 || a[0].Games != 2 || a[0].Totals["speech_vs_action"] < 1 || len(a[0].Examples["speech_vs_action"]) != 3 {
+		t.Errorf("show --json tallies: %+v", got.Tallies)
+	}
 }
