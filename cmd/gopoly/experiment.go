@@ -301,9 +301,13 @@ the line (exit 2).`,
 			if stale != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: note: %s: %s; the figures are made afresh from %s\n", args[0], stale, arena.ResultsFile)
 			}
-			tallies, err := arena.TallyResults(args[0], e, info)
-			if err != nil {
-				return dirErr(err)
+			var tallies map[string][]arena.SeatTally
+			if seatsLLM(e) {
+				// Read again only for LLM seats: their examples are in the
+				// games' records, not in the summary.
+				if tallies, err = arena.TallyResults(args[0], e, info); err != nil {
+					return dirErr(err)
+				}
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -131,6 +132,18 @@ func printUsage(w io.Writer, us []llmUsage) {
 			}
 		}
 	}
+}
+
+// seatsLLM reports whether an experiment seats an LLM player.
+func seatsLLM(e *arena.Experiment) bool {
+	for _, v := range e.Variants {
+		for _, s := range v.Seats {
+			if strings.HasPrefix(s.Bot, "llm:") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // printConsistency writes, for experiment show, each LLM seat's
