@@ -109,7 +109,7 @@ func candidates(g *monopoly.Game, d monopoly.Decision, proposals []monopoly.Acti
 
 // Scored is one seat's answer at one position.
 type Scored struct {
-	Kind    string
+	Kind    string  // the position's kind of decision
 	Answer  string  // the first action, as the engine names it
 	Line    int     // the seat's answers through the decision's episode
 	Regret  float64 // best value minus the answer's, in shares of net worth

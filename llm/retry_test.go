@@ -58,8 +58,9 @@ var good = llmtest.Reply{Answer: `{"summary":"fine"}`}
 // TestPolicyDefaultTimings checks, at the default timings, the two
 // failures whose timing is the point, on each API: a 429 without
 // Retry-After is waited out for rate_limit_wait (60s) though it is
-// longer than the per-attempt timeout (30s), and an attempt that hangs
-// past the timeout is retried. About a minute.
+// longer than the per-attempt timeout (30s), as is one whose Retry-After
+// (35s) is, and an attempt that hangs past the timeout is retried.
+// About a minute.
 func TestPolicyDefaultTimings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a minute at the default timings; -short skips it")
@@ -80,6 +81,15 @@ func TestPolicyDefaultTimings(t *testing.T) {
 			}
 			return ""
 		}},
+		{"429 with Retry-After past the timeout", llmtest.Reply{Status: 429, RetryAfter: "35"}, func(res llm.Response) string {
+			if after := 35 * time.Second; after <= def.Timeout.D() || after > def.MaxRetryDelay.D() {
+				return fmt.Sprintf("Retry-After %s is no longer between the timeout %s and max_retry_delay %s: the case tests nothing", after, def.Timeout.D(), def.MaxRetryDelay.D())
+			}
+			if res.Waited < 35*time.Second || res.Waited > 40*time.Second {
+				return fmt.Sprintf("waited %s after a 429 with Retry-After 35, want 35s", res.Waited)
+			}
+			return ""
+		}},
 		{"hang past the timeout", llmtest.Reply{Delay: def.Timeout.D() + 10*time.Second, Answer: `{"summary":"late"}`}, func(res llm.Response) string {
 			if res.Latency < def.Timeout.D() || res.Latency > def.Timeout.D()+5*time.Second {
 				return fmt.Sprintf("latency %s, want the timeout %s and a quick second attempt", res.Latency, def.Timeout.D())
@@ -87,7 +97,7 @@ func TestPolicyDefaultTimings(t *testing.T) {
 			return ""
 		}},
 	}
-	// The six wait at once (t.Parallel would run only GOMAXPROCS at a
+	// The nine wait at once (t.Parallel would run only GOMAXPROCS at a
 	// time, and they mostly sleep).
 	var wg sync.WaitGroup
 	for _, api := range apis {
