@@ -65,6 +65,9 @@ type PlayerRecord struct {
 	// Measures are the player's own measures of the game (an LLM seat's
 	// calls, fallbacks, tokens, cost: agent.Measurer).
 	Measures map[string]float64 `json:"measures,omitempty"`
+	// Examples are the player's own quoted examples, by measure (an LLM
+	// seat's answers whose words disagree with the game's values).
+	Examples map[string][]string `json:"examples,omitempty"`
 	// Fallbacks are the answers a program's fallback gave, and Retired
 	// whether the program was retired, its fallback playing on
 	// (agent.Accountable); absent for bots.
@@ -443,10 +446,11 @@ type recordJSON struct {
 }
 
 type playerJSON struct {
-	Seat     *int               `json:"seat"`
-	Bot      *string            `json:"bot"`
-	Params   map[string]float64 `json:"params"`
-	Measures map[string]float64 `json:"measures"`
+	Seat     *int                `json:"seat"`
+	Bot      *string             `json:"bot"`
+	Params   map[string]float64  `json:"params"`
+	Measures map[string]float64  `json:"measures"`
+	Examples map[string][]string `json:"examples"`
 	*SeatMetrics
 }
 
@@ -543,7 +547,7 @@ func checkLine(line []byte, e *Experiment, info RunInfo, m int, rec *GameRecord)
 		case e.Detail >= DetailStats && pl.SeatMetrics == nil:
 			return bad(f, "no metrics at detail %s", e.Detail)
 		}
-		rec.Players[p] = PlayerRecord{Seat: *pl.Seat, Bot: *pl.Bot, Params: pl.Params, Measures: pl.Measures, SeatMetrics: pl.SeatMetrics}
+		rec.Players[p] = PlayerRecord{Seat: *pl.Seat, Bot: *pl.Bot, Params: pl.Params, Measures: pl.Measures, Examples: pl.Examples, SeatMetrics: pl.SeatMetrics}
 	}
 	return nil
 }
@@ -786,7 +790,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 	if res.Winner >= 0 {
 		rec.Winner = va.seatAt(j, res.Winner)
 	}
-	ms := t.Measures()
+	ms, exs := t.Measures(), t.Examples()
 	var metrics []SeatMetrics
 	if e.Detail >= DetailStats {
 		w.m.Finish(g)
@@ -796,6 +800,9 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 		rec.Players[p] = PlayerRecord{Seat: va.seatAt(j, p), Bot: w.seats[p].Bot, Params: w.seats[p].Params.Drawn(SeatSeed(seed, p))}
 		if ms != nil {
 			rec.Players[p].Measures = ms[p]
+		}
+		if exs != nil {
+			rec.Players[p].Examples = exs[p]
 		}
 		rec.Players[p].Fallbacks, rec.Players[p].Retired = res.Accounts[p].Fallbacks, res.Accounts[p].Retirements > 0
 		if metrics != nil {

@@ -167,6 +167,29 @@ func (t *Table) Measures() []map[string]float64 {
 	return out
 }
 
+// exampler is a player with quoted examples of its own measures (an
+// LLM seat's answers whose words disagree with the game's values).
+type exampler interface {
+	Examples() map[string][]string
+}
+
+// Examples are the examples of the game last played of the table's
+// players that have any, by seat; nil when none has.
+func (t *Table) Examples() []map[string][]string {
+	var out []map[string][]string
+	for s, a := range t.agents {
+		if e, ok := a.(exampler); ok {
+			if ex := e.Examples(); len(ex) > 0 {
+				if out == nil {
+					out = make([]map[string][]string, len(t.agents))
+				}
+				out[s] = ex
+			}
+		}
+	}
+	return out
+}
+
 // Close closes the table's players that hold something to close (a
 // child process, a connection: agent.CloseAll), those set aside too. Run
 // closes the tables of its workers; the table may be used again after.

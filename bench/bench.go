@@ -12,30 +12,41 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/gopoly/gopoly/agent"
 	_ "github.com/gopoly/gopoly/agent/bots" // the baseline of the games and rollouts
 	"github.com/gopoly/gopoly/monopoly"
 )
 
-// Version is the version of the position set: it changes whenever the
-// recipes, or the engine's play from them, change.
-const Version = 1
+// Version is the version of the position set. The positions are stored
+// as games, so a change of the bots does not move them; it changes when
+// the set is drawn again or the engine's serialization changes.
+const Version = 2
 
-// Position is the recipe of one position: the game of Seed between four
-// baseline players under the default rules, at its Index-th decision of
-// Kind. The engine is deterministic, so the recipe is the position.
+// Position is one stored position: the game at a decision of Kind,
+// serialized by the engine (monopoly.Game.MarshalJSON) without its rules,
+// which the set holds once under the name Rules.
 type Position struct {
 	Kind  string `json:"kind"`
-	Seed  uint64 `json:"seed"`
-	Index int    `json:"index"`
+	Rules string `json:"rules"`
+	// Seed and Decision say where it was drawn: the Decision-th decision
+	// of the game of Seed between four baselines. For the record only:
+	// Game is the position.
+	Seed     uint64          `json:"seed"`
+	Decision int             `json:"decision"`
+	Game     json.RawMessage `json:"game"`
+	// Proposals are, at a trade_proposal, the offers the source game
+	// made there: candidates besides not proposing.
+	Proposals []monopoly.Action `json:"proposals,omitempty"`
 }
 
 // Set is the stored position set.
 type Set struct {
-	Version   int        `json:"version"`
-	Positions []Position `json:"positions"`
+	Version int `json:"version"`
+	// Rules are the rules the positions are played under, by name, as
+	// the engine writes them.
+	Rules     map[string]json.RawMessage `json:"rules"`
+	Positions []Position                 `json:"positions"`
 }
 
 //go:embed positions.json
@@ -53,12 +64,17 @@ func Positions() (Set, error) {
 	return s, nil
 }
 
-// Kinds are the decision kinds of the set, in the order reports list them.
-var Kinds = []string{"buy", "bid", "build", "mortgage", "jail", "trade_response", "mortgaged_transfer"}
+// Kinds are the decision kinds of the set, in the order reports list
+// them: trade_proposal is a manage decision with proposals left, scored
+// as proposing or not; sealed_limit is the answer to a proposal under
+// sealed deals, the limit named with an acceptance.
+var Kinds = []string{"buy", "bid", "build", "mortgage", "jail", "trade_proposal", "trade_response", "sealed_limit", "mortgaged_transfer"}
 
 // kindOf names the kind of decision d in g for the set ("" for none of
-// them): a manage decision counts as build when a build is legal.
-func kindOf(g *monopoly.Game, d monopoly.Decision) string {
+// them), given the answer a the source game gave: a manage decision
+// answered by a proposal is a trade_proposal, else a build when a build
+// is legal.
+func kindOf(g *monopoly.Game, d monopoly.Decision, a monopoly.Action) string {
 	switch d.Kind {
 	case monopoly.DecisionBuy:
 		return "buy"
@@ -69,17 +85,82 @@ func kindOf(g *monopoly.Game, d monopoly.Decision) string {
 	case monopoly.DecisionJail:
 		return "jail"
 	case monopoly.DecisionTradeResponse:
+		if g.Rules().DealProtocol == monopoly.DealsSealed {
+			return "sealed_limit"
+		}
 		return "trade_response"
 	case monopoly.DecisionMortgagedTransfer:
 		return "mortgaged_transfer"
 	case monopoly.DecisionManage:
-		for _, a := range g.LegalActions(nil) {
-			if a.Kind == monopoly.ActBuild {
+		if a.Kind == monopoly.ActProposeTrade {
+			return "trade_proposal"
+		}
+		for _, l := range g.LegalActions(nil) {
+			if l.Kind == monopoly.ActBuild {
 				return "build"
 			}
 		}
 	}
 	return ""
+}
+
+// Load reads position i of the set: the game and its decision. A
+// position whose game does not read, or does not wait for a decision of
+// its kind, is an error.
+func (s Set) Load(i int) (*monopoly.Game, monopoly.Decision, error) {
+	p := s.Positions[i]
+	rules, ok := s.Rules[p.Rules]
+	if !ok {
+		return nil, monopoly.Decision{}, fmt.Errorf("bench: position %d: no rules %q in the set", i, p.Rules)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(p.Game, &fields); err != nil {
+		return nil, monopoly.Decision{}, fmt.Errorf("bench: position %d: %v", i, err)
+	}
+	fields["rules"] = rules
+	data, err := json.Marshal(fields)
+	if err != nil {
+		return nil, monopoly.Decision{}, err
+	}
+	g, err := monopoly.UnmarshalGame(data)
+	if err != nil {
+		return nil, monopoly.Decision{}, fmt.Errorf("bench: position %d: %v", i, err)
+	}
+	d := g.Pending()
+	var a monopoly.Action
+	if len(p.Proposals) > 0 {
+		a = p.Proposals[0]
+	}
+	if k := kindOf(g, d, a); k != p.Kind {
+		return nil, monopoly.Decision{}, fmt.Errorf("bench: position %d is a %s position whose game waits for a %q decision", i, p.Kind, k)
+	}
+	return g, d, nil
+}
+
+// store writes g as a position of kind under the rules named rules,
+// adding the rules to the set the first time.
+func (s *Set) store(g *monopoly.Game, rules, kind string, seed uint64, decision int, proposals []monopoly.Action) error {
+	data, err := g.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	if s.Rules == nil {
+		s.Rules = map[string]json.RawMessage{}
+	}
+	if _, ok := s.Rules[rules]; !ok {
+		s.Rules[rules] = fields["rules"]
+	}
+	delete(fields, "rules")
+	game, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	s.Positions = append(s.Positions, Position{Kind: kind, Rules: rules, Seed: seed, Decision: decision, Game: game, Proposals: proposals})
+	return nil
 }
 
 // maxDecisions bounds the play of one game.
@@ -99,72 +180,24 @@ func baselines(seed uint64) []agent.Agent {
 }
 
 // play plays g with agents until stop says so or the game ends; it
-// reports whether stop did.
-func play(g *monopoly.Game, agents []agent.Agent, stop func(*monopoly.Game, monopoly.Decision) bool) bool {
+// reports whether stop did. stop sees each decision with the answer
+// about to be given.
+func play(g *monopoly.Game, agents []agent.Agent, stop func(*monopoly.Game, monopoly.Decision, monopoly.Action) bool) bool {
 	for range maxDecisions {
 		d := g.Pending()
 		if g.Over() || d.Kind == monopoly.DecisionNone {
 			return false
 		}
-		if stop != nil && stop(g, d) {
+		a := agents[d.Player].Decide(g.View(d.Player), d)
+		if stop != nil && stop(g, d, a) {
 			return true
 		}
-		a := agents[d.Player].Decide(g.View(d.Player), d)
 		if g.Apply(a) != nil {
 			// A bot's illegal answer: the first legal one stands in.
 			g.Apply(g.LegalActions(nil)[0])
 		}
 	}
 	return false
-}
-
-// Generate draws perKind positions of every kind from the games of seeds
-// 1, 2 ... (at most maxSeeds), at most two of a kind from one game, so
-// that the set spreads over many games.
-func Generate(perKind, maxSeeds int) Set {
-	s := Set{Version: Version}
-	count := map[string]int{}
-	for seed := uint64(1); seed <= uint64(maxSeeds); seed++ {
-		g := monopoly.New(monopoly.DefaultRules(), 4, seed)
-		seen := map[string]int{}
-		play(g, baselines(seed), func(g *monopoly.Game, d monopoly.Decision) bool {
-			k := kindOf(g, d)
-			if k == "" {
-				return false
-			}
-			i := seen[k]
-			seen[k]++
-			// Every fifth decision of a kind, so as not to take the
-			// first rounds' only.
-			if i%5 == 2 && i/5 < 2 && count[k] < perKind {
-				count[k]++
-				s.Positions = append(s.Positions, Position{Kind: k, Seed: seed, Index: i})
-			}
-			return false
-		})
-	}
-	slices.SortStableFunc(s.Positions, func(a, b Position) int {
-		return slices.Index(Kinds, a.Kind) - slices.Index(Kinds, b.Kind)
-	})
-	return s
-}
-
-// Load plays position p's game to the position: the game and its
-// decision.
-func Load(p Position) (*monopoly.Game, monopoly.Decision, error) {
-	g := monopoly.New(monopoly.DefaultRules(), 4, p.Seed)
-	seen := 0
-	found := play(g, baselines(p.Seed), func(g *monopoly.Game, d monopoly.Decision) bool {
-		if kindOf(g, d) != p.Kind {
-			return false
-		}
-		seen++
-		return seen == p.Index+1
-	})
-	if !found {
-		return nil, monopoly.Decision{}, fmt.Errorf("bench: game %d has no %s decision %d", p.Seed, p.Kind, p.Index)
-	}
-	return g, g.Pending(), nil
 }
 
 // interval is a mean with its 95% half-width (normal approximation).

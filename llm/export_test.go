@@ -1,6 +1,9 @@
 package llm
 
-import "context"
+import (
+	"context"
+	"net/http"
+)
 
 // Complete makes one call to a provider of c through its retry policy,
 // as a seat's call does, for the tests of the policy.
@@ -11,3 +14,7 @@ func (c *Config) Complete(ctx context.Context, provider string, r Request) (Resp
 	}
 	return p.Complete(ctx, r)
 }
+
+// UseTransport puts rt under the SDKs of c's providers made from now on,
+// for tests that see where requests go without sending them.
+func (c *Config) UseTransport(rt http.RoundTripper) { c.transport = rt }

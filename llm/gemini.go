@@ -24,12 +24,18 @@ func newGemini(c *Config, p ProviderConfig, key string) (Provider, error) {
 		// from GOOGLE_API_KEY or GEMINI_API_KEY and send that to base_url.
 		sent = "none"
 	}
+	// Always the configured server: with no BaseURL, genai would take
+	// GOOGLE_GEMINI_BASE_URL from the environment and send the key there.
+	base := p.BaseURL
+	if base == "" {
+		base = "https://generativelanguage.googleapis.com/"
+	}
 	cc := &genai.ClientConfig{
 		APIKey:     sent,
 		Backend:    genai.BackendGeminiAPI,
 		HTTPClient: c.httpClient(),
 		HTTPOptions: genai.HTTPOptions{
-			BaseURL: p.BaseURL,
+			BaseURL: base,
 			RetryOptions: &genai.HTTPRetryOptions{
 				Attempts: &attempts,
 			},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -57,8 +58,9 @@ var good = llmtest.Reply{Answer: `{"summary":"fine"}`}
 // TestPolicyDefaultTimings checks, at the default timings, the two
 // failures whose timing is the point, on each API: a 429 without
 // Retry-After is waited out for rate_limit_wait (60s) though it is
-// longer than the per-attempt timeout (30s), and an attempt that hangs
-// past the timeout is retried. About a minute.
+// longer than the per-attempt timeout (30s), as is one whose Retry-After
+// (35s) is, and an attempt that hangs past the timeout is retried.
+// About a minute.
 func TestPolicyDefaultTimings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a minute at the default timings; -short skips it")
@@ -79,6 +81,15 @@ func TestPolicyDefaultTimings(t *testing.T) {
 			}
 			return ""
 		}},
+		{"429 with Retry-After past the timeout", llmtest.Reply{Status: 429, RetryAfter: "35"}, func(res llm.Response) string {
+			if after := 35 * time.Second; after <= def.Timeout.D() || after > def.MaxRetryDelay.D() {
+				return fmt.Sprintf("Retry-After %s is no longer between the timeout %s and max_retry_delay %s: the case tests nothing", after, def.Timeout.D(), def.MaxRetryDelay.D())
+			}
+			if res.Waited < 35*time.Second || res.Waited > 40*time.Second {
+				return fmt.Sprintf("waited %s after a 429 with Retry-After 35, want 35s", res.Waited)
+			}
+			return ""
+		}},
 		{"hang past the timeout", llmtest.Reply{Delay: def.Timeout.D() + 10*time.Second, Answer: `{"summary":"late"}`}, func(res llm.Response) string {
 			if res.Latency < def.Timeout.D() || res.Latency > def.Timeout.D()+5*time.Second {
 				return fmt.Sprintf("latency %s, want the timeout %s and a quick second attempt", res.Latency, def.Timeout.D())
@@ -86,7 +97,7 @@ func TestPolicyDefaultTimings(t *testing.T) {
 			return ""
 		}},
 	}
-	// The six wait at once (t.Parallel would run only GOMAXPROCS at a
+	// The nine wait at once (t.Parallel would run only GOMAXPROCS at a
 	// time, and they mostly sleep).
 	var wg sync.WaitGroup
 	for _, api := range apis {
@@ -220,6 +231,54 @@ func TestLatencyIsTheModels(t *testing.T) {
 		}
 		if queued < spacing {
 			t.Errorf("%s: three calls in a row queued %s in all, want at least the spacing %s", api, queued, spacing)
+		}
+	}
+}
+
+// hosts records where requests go and sends none.
+type hosts struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (h *hosts) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.seen = append(h.seen, r.URL.Host)
+	h.mu.Unlock()
+	return nil, errors.New("offline")
+}
+
+// TestEnvironmentBaseURLIgnored: with no base_url configured, each API
+// is called at its provider's own server even when the SDK's variable
+// for a base URL (OPENAI_BASE_URL, ANTHROPIC_BASE_URL,
+// GOOGLE_GEMINI_BASE_URL) points elsewhere, since the key goes wherever
+// the base URL points. No request leaves the machine: the transport
+// records the host and fails.
+func TestEnvironmentBaseURLIgnored(t *testing.T) {
+	setKeys(t)
+	for _, k := range []string{"OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL"} {
+		t.Setenv(k, "http://stray.invalid/")
+	}
+	cfg, err := llm.ParseConfig("test.yaml", []byte(`
+retries: 0
+spacing: 0s
+providers:
+  openai:    {kind: openai, key_env: [GOPOLY_TEST_OPENAI_KEY]}
+  gemini:    {kind: gemini, key_env: [GOPOLY_TEST_GEMINI_KEY]}
+  anthropic: {kind: anthropic, key_env: [GOPOLY_TEST_ANTHROPIC_KEY]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"openai": "api.openai.com", "gemini": "generativelanguage.googleapis.com", "anthropic": "api.anthropic.com"}
+	for _, api := range apis {
+		h := &hosts{}
+		cfg.UseTransport(h)
+		if _, err := cfg.Complete(context.Background(), api, summaryRequest); err == nil {
+			t.Errorf("%s: a call through a transport that sends nothing succeeded", api)
+		}
+		if len(h.seen) == 0 || h.seen[0] != want[api] {
+			t.Errorf("%s: requests went to %v, want %s", api, h.seen, want[api])
 		}
 	}
 }

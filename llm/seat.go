@@ -160,6 +160,13 @@ func (s *Seat) Measures() map[string]float64 {
 	}
 }
 
+// Examples are the seat's answers in its game whose words disagree with
+// the game's values, quoted with the value that judged them, by
+// consistency measure (a few each), for experiment results.
+func (s *Seat) Examples() map[string][]string {
+	return Measure(s.answered, 0).Consistency.Examples
+}
+
 // Replay implements agent.Replayer: the answer given then is taken in
 // as if just given, its summaries and spending restored, no model asked.
 func (s *Seat) Replay(v monopoly.View, d monopoly.Decision, ans agent.Answer) {

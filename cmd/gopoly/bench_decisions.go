@@ -31,21 +31,27 @@ func newBenchDecisionsCmd() *cobra.Command {
 		Use:   "decisions",
 		Short: "Mean regret per decision kind of each seat on the stored positions, with a leaderboard",
 		Long: `Puts every position of the stored, versioned set (bench/positions.json:
-positions drawn from baseline games, 8 of each kind: buy, bid, build,
-mortgage, jail, trade_response, mortgaged_transfer) to each seat of --seats
-(any bot name: baseline, planning, random, llm:shark, prog:CMD ...) and
-scores its answer by its regret: the rollout value of the best answer there
-(the legal answers, and for a bid raises to half, one, one and a half and
-two times the price) minus that of the answer given. A value is the seat's
-mean share of the table's net worth after --horizon rounds (1 won, 0
-bankrupt) over --rollouts rollouts by baseline players; every answer is
-played out with the same seeds (common random numbers). An illegal answer
-scores the worst candidate's value. Regret is in shares of net worth:
-0 is the best answer, 0.05 is five points of the table's wealth.
+games at a decision, drawn from games between baselines under open and
+sealed deals, 12 of each kind: buy, bid, build, mortgage, jail,
+trade_proposal, trade_response, sealed_limit, mortgaged_transfer) to each
+seat of --seats (any bot name: baseline, planning, random, llm:shark,
+prog:CMD ...) and scores its answer by its regret: the rollout value of the
+best candidate answer there (the legal answers; for a bid, raises to half,
+one, one and a half and two times the price; at a trade_proposal, the
+proposal made there; at a sealed_limit, limits from paying to taking the
+printed prices at stake) minus that of the answer given. The seat answers
+through the decision's episode: the rest of an auction, of its phase. A
+value is the seat's mean share of the table's net worth after --horizon
+rounds (1 won, 0 bankrupt) over --rollouts rollouts by baseline players;
+every answer is played out with the same seeds (common random numbers).
+An illegal answer scores the worst candidate's value. Regret is in shares
+of net worth: 0 is the best answer, 0.05 is five points of the table's
+wealth.
 
 Prints, per seat and decision kind, the mean regret with its 95% interval,
-the cost per decision of LLM seats, and a leaderboard. The same --seed gives
-the same figures.`,
+the cost per decision of LLM seats, and a leaderboard with each seat's
+regret less the one above it, paired over the positions, with its 95%
+interval. The same --seed gives the same figures.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := lf.apply(cmd); err != nil {
@@ -62,13 +68,9 @@ the same figures.`,
 			if err != nil {
 				return err
 			}
-			var rs []bench.Result
-			for _, n := range names {
-				r, err := bench.Score(n, set, o, cmd.ErrOrStderr())
-				if err != nil {
-					return usageErr(fmt.Errorf("bench decisions: %w", err))
-				}
-				rs = append(rs, r)
+			rs, err := bench.Score(names, set, o, cmd.ErrOrStderr())
+			if err != nil {
+				return usageErr(fmt.Errorf("bench decisions: %w", err))
 			}
 			w := cmd.OutOrStdout()
 			if asJSON {
@@ -76,10 +78,11 @@ the same figures.`,
 					Seat string      `json:"seat"`
 					Rows []bench.Row `json:"rows"`
 					Cost float64     `json:"cost_per_decision"`
+					N    int         `json:"decisions"`
 				}
 				var out []seatOut
 				for _, r := range bench.Leaderboard(rs) {
-					out = append(out, seatOut{r.Seat, r.Rows(), r.Cost / float64(len(r.Answers))})
+					out = append(out, seatOut{r.Seat, r.Rows(), r.Cost / float64(r.Decisions), r.Decisions})
 				}
 				e := json.NewEncoder(w)
 				e.SetIndent("", "  ")
@@ -104,11 +107,16 @@ the same figures.`,
 				fmt.Fprintln(w)
 			}
 			fmt.Fprintln(w, "\nleaderboard:")
-			for i, r := range bench.Leaderboard(rs) {
+			board := bench.Leaderboard(rs)
+			for i, r := range board {
 				all := r.Rows()[len(r.Rows())-1]
 				fmt.Fprintf(w, "%2d. %-18s %.4f ± %.4f", i+1, r.Seat, all.Mean, all.Half)
+				if i > 0 {
+					m, h := bench.Difference(board[i-1], r)
+					fmt.Fprintf(w, "   %+.4f ± %.4f over %s", m, h, board[i-1].Seat)
+				}
 				if r.Cost > 0 {
-					fmt.Fprintf(w, "   $%.4f a decision", r.Cost/float64(len(r.Answers)))
+					fmt.Fprintf(w, "   $%.4f a decision (%d decisions)", r.Cost/float64(r.Decisions), r.Decisions)
 				}
 				fmt.Fprintln(w)
 			}

@@ -301,9 +301,17 @@ the line (exit 2).`,
 			if stale != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: note: %s: %s; the figures are made afresh from %s\n", args[0], stale, arena.ResultsFile)
 			}
+			var tallies map[string][]arena.SeatTally
+			if seatsLLM(e) {
+				// Read again only for LLM seats: their examples are in the
+				// games' records, not in the summary.
+				if tallies, err = arena.TallyResults(args[0], e, info); err != nil {
+					return dirErr(err)
+				}
+			}
 			w := cmd.OutOrStdout()
 			if asJSON {
-				return writeJSON(w, showJSON{Variants: showVariants(sum)})
+				return writeJSON(w, showJSON{Variants: showVariants(sum), Tallies: tallies})
 			}
 			done := 0
 			for _, v := range sum.Variants {
@@ -315,6 +323,7 @@ the line (exit 2).`,
 			}
 			fmt.Fprint(w, "\n\n")
 			printExperiment(w, sum)
+			printConsistency(w, sum, tallies)
 			return nil
 		},
 	}
@@ -325,6 +334,9 @@ the line (exit 2).`,
 // showJSON is what `experiment show --json` prints.
 type showJSON struct {
 	Variants []showVariant `json:"variants"`
+	// Tallies are, by variant, the measured seats' measures summed over
+	// their games with their first examples (show only).
+	Tallies map[string][]arena.SeatTally `json:"tallies,omitempty"`
 }
 
 type showVariant struct {

@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/arena"
 	"github.com/gopoly/gopoly/llm" // the llm:NAME seats
 	"github.com/gopoly/gopoly/session"
 )
@@ -127,6 +129,39 @@ func printUsage(w io.Writer, us []llmUsage) {
 		for _, m := range slices.Sorted(maps.Keys(u.Consistency.Examples)) {
 			for _, e := range u.Consistency.Examples[m] {
 				fmt.Fprintf(w, "       %s: %s\n", m, e)
+			}
+		}
+	}
+}
+
+// seatsLLM reports whether an experiment seats an LLM player.
+func seatsLLM(e *arena.Experiment) bool {
+	for _, v := range e.Variants {
+		for _, s := range v.Seats {
+			if strings.HasPrefix(s.Bot, "llm:") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// printConsistency writes, for experiment show, each LLM seat's
+// consistency measures as counts over all its games (the disagreeing
+// answers of those the measure applies to) with the examples kept, each
+// quoted with the value that judged it.
+func printConsistency(w io.Writer, s arena.ExperimentSummary, tallies map[string][]arena.SeatTally) {
+	for _, v := range s.Variants {
+		for _, t := range tallies[v.Name] {
+			if _, ok := t.Totals["choices"]; !ok {
+				continue // a measured seat that is no LLM seat
+			}
+			fmt.Fprintf(w, "\n%s, seat %d %s: words against values over %d games\n", v.Name, t.Seat, t.Bot, t.Games)
+			for _, m := range llm.ConsistencyMeasures {
+				fmt.Fprintf(w, "  %-17s %4.0f of %4.0f %-12s %s\n", m.Name, t.Totals[m.Name], t.Totals[m.Of], m.Of, m.Counts)
+				for _, e := range t.Examples[m.Name] {
+					fmt.Fprintf(w, "      %s\n", e)
+				}
 			}
 		}
 	}

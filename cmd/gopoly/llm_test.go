@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -163,4 +164,57 @@ func llmSpec(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestExperimentShowConsistency: experiment show counts an LLM seat's
+// words against its actions over the games, and quotes examples with
+// the value that judged them: here a model that buys while saying no.
+func TestExperimentShowConsistency(t *testing.T) {
+	srv := llmtest.New(func(c llmtest.Call) llmtest.Reply {
+		for _, a := range llmtest.Legal(c.User()) {
+			if strings.Contains(a, `"buy"`) {
+				return llmtest.Reply{Answer: llmtest.Answer(a, "No, too expensive.", "I will buy it anyway.")}
+			}
+		}
+		return llmtest.Player(c)
+	})
+	defer srv.Close()
+	cfg := llmConfig(t, srv)
+	spec := filepath.Join(t.TempDir(), "spec.yaml")
+	doc := "name: words\nseeds: {start: 1, count: 2, step: 1}\nrules: {max_rounds: 15}\nvariants:\n  - {name: a, seats: [baseline, llm:professor]}\n"
+	if err := os.WriteFile(spec, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if _, errOut, code := cliRun(t, "experiment", "run", spec, "--out", dir, "--llm-config", cfg); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := cliRun(t, "experiment", "show", dir)
+	if code != 0 {
+		t.Fatalf("show: exit %d: %s", code, errOut)
+	}
+	counted := regexp.MustCompile(`speech_vs_action +([1-9]\d*) of +(\d+) choices`).FindStringSubmatch(out)
+	if counted == nil || !strings.Contains(out, "a, seat 1 llm:professor: words against values over 2 games") ||
+		!strings.Contains(out, `buy (the speech refuses): said "No, too expensive."`) || !strings.Contains(out, "thought_vs_action    0 of") {
+		t.Fatalf("no counts with examples in:\n%s", out)
+	}
+	if os.Getenv("GOPOLY_SHOW") != "" {
+		t.Log(out)
+	}
+	noCLIKeys(t, out, errOut)
+	out, _, code = cliRun(t, "experiment", "show", dir, "--json")
+	var got struct {
+		Tallies map[string][]struct {
+			Seat     int                 `json:"seat"`
+			Games    int                 `json:"games"`
+			Totals   map[string]float64  `json:"totals"`
+			Examples map[string][]string `json:"examples"`
+		} `json:"tallies"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+		t.Fatalf("show --json: exit %d, %v", code, err)
+	}
+	if a := got.Tallies["a"]; len(a) != 1 || a[0].Seat != 1 || a[0].Games != 2 || a[0].Totals["speech_vs_action"] < 1 || len(a[0].Examples["speech_vs_action"]) != 3 {
+		t.Errorf("show --json tallies: %+v", got.Tallies)
+	}
 }
