@@ -476,7 +476,7 @@ func TestPages(t *testing.T) {
 	}{
 		{"/", "New game", 200},
 		{l.Research, `<svg`, 200},
-		{l.Watch, "Table talk", 200},
+		{l.Watch, `value="talk"`, 200},
 		{"/games/" + l.ID + "/board.svg?at=0", "<svg", 200},
 		{"/games/" + l.ID + "/board.svg?at=-4", "at:", 400},
 		{"/games/nope", "no game", 404},
