@@ -135,13 +135,23 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 // waitFor polls expr until it is true.
 func waitFor(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	if !within(t, ctx, time.Minute, expr) {
+		t.Fatalf("waited a minute for %s", what)
+	}
+}
+
+// within polls expr until it is true, for at most d, and reports
+// whether it came true.
+func within(t *testing.T, ctx context.Context, d time.Duration, expr string) bool {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !eval[bool](t, ctx, expr) {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited a minute for %s", what)
+			return false
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
+	return true
 }
 
 // screenshot saves the tab's screenshot as a test artifact (in
