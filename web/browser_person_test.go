@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,6 +84,7 @@ func TestBrowserTradeProperty(t *testing.T) {
 	playUntil(t, ctx, "a trade builder offering one of Bob's properties", `document.querySelector(".trade .side-get .sq input")`)
 	tick := `(() => {
 		const box = document.querySelector(".trade .side-get .sq input");
+		box.closest("details").open = true;
 		box.checked = true;
 		return box.parentElement.textContent.trim();
 	})()`
@@ -99,6 +101,12 @@ func TestBrowserTradeProperty(t *testing.T) {
 	proposed := eval[string](t, ctx, `document.querySelector("#feed li.trade_proposed")?.textContent || ""`)
 	if !strings.Contains(proposed, square) {
 		t.Errorf("the proposal %q does not name %s", proposed, square)
+	}
+	// The feed's filters: events off leaves the trades.
+	shown := `[...document.querySelectorAll("#feed li")].filter(l => l.offsetParent !== null).map(l => l.className.split(" ")[0])`
+	eval[bool](t, ctx, `(() => { const b = document.querySelector('#filters input[value="event"]'); b.checked = false; b.dispatchEvent(new Event("change")); return true; })()`)
+	if got := eval[[]string](t, ctx, shown); len(got) == 0 || slices.ContainsFunc(got, func(c string) bool { return c != "trade" && c != "talk" }) {
+		t.Errorf("with events filtered out the feed shows %q", got)
 	}
 	screenshot(t, ctx, "trade-answered")
 }
@@ -285,7 +293,12 @@ func TestBrowserLooks(t *testing.T) {
 	if got := eval[string](t, ctx, `(() => { const d = document.getElementById("decision"); return getComputedStyle(d).position + " " + Math.round(innerHeight - d.getBoundingClientRect().bottom); })()`); got != "fixed 0" {
 		t.Errorf("on a phone the decision is %q, want fixed at the bottom (fixed 0)", got)
 	}
-	screenshot(t, ctx, "phone-seat")
+	screenshotView(t, ctx, "phone-seat")
+	eval[bool](t, ctx, `(document.getElementById("zoom").click(), true)`)
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the zoomed board makes the page %d pixels wide on a 390-pixel phone", w)
+	}
+	screenshotView(t, ctx, "phone-zoomed")
 	for _, page := range []string{"/", "/lab"} {
 		if err := chromedp.Do(ctx, chromedp.Navigate(ts.http.URL+page), chromedp.WaitVisible("main")); err != nil {
 			t.Fatal(err)

@@ -154,7 +154,7 @@ func within(t *testing.T, ctx context.Context, d time.Duration, expr string) boo
 	return true
 }
 
-// screenshot saves the tab's screenshot as a test artifact (in
+// screenshot saves the tab's whole page as a test artifact (in
 // $GOPOLY_ARTIFACTS, else the test's temporary directory) and fails if
 // it is blank: a page that draws a board has many colours.
 func screenshot(t *testing.T, ctx context.Context, name string) {
@@ -163,6 +163,23 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	saveShot(t, name, data)
+}
+
+// screenshotView is screenshot of what the screen shows, for a phone,
+// whose decision panel stays at the bottom of the screen, not the page.
+func screenshotView(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	data, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saveShot(t, name, data)
+}
+
+// saveShot keeps a screenshot's PNG and fails if it is blank.
+func saveShot(t *testing.T, name string, data []byte) {
+	t.Helper()
 	dir := os.Getenv("GOPOLY_ARTIFACTS")
 	if dir == "" {
 		dir = t.TempDir()

@@ -237,7 +237,12 @@ function drawDecision() {
         el("label", { for: "limit" }, o.accept.meaning), input, el("button", { type: "submit" }, "Accept with this limit")),
     );
   }
-  if (o.trade && (o.trade.kind === "counter_trade" || o.trade.proposals_left > 0)) box.append(tradeBuilder(o.trade));
+  if (o.trade && (o.trade.kind === "counter_trade" || o.trade.proposals_left > 0)) {
+    // A proposal is a choice among others: folded until wanted, so that
+    // the buttons stay in sight. A counter-offer is the answer asked for.
+    const counter = o.trade.kind === "counter_trade";
+    box.append(el("details", { class: "trade-box", open: counter }, el("summary", {}, counter ? "Counter-offer" : "Propose a trade…"), tradeBuilder(o.trade)));
+  }
   box.append(el("label", { for: "say", class: "say" }, "Say (optional)"), el("input", { id: "say", maxlength: 500 }));
   if (d.kind === "raise_cash" || d.kind === "manage") box.append(el("p", { class: "note" }, "Click one of your properties on the board to build, sell, mortgage or lift it."));
 }
@@ -301,7 +306,7 @@ function tradeBuilder(t) {
   const partner = () => partners.find((p) => p.seat === Number(to.value)) || partners[0];
   const give = sideBox("You give", "give", () => t.give);
   const get = sideBox("You get", "get", () => partner().get);
-  form.append(el("h3", {}, counter ? "Counter-offer" : "Propose a trade"), el("label", { for: "trade-to" }, "With "), to, give, get);
+  form.append(el("label", { for: "trade-to" }, "With "), to, give, get);
   if (t.limits) form.append(el("p", { class: "note" }, t.limits));
   form.append(el("button", { type: "submit" }, counter ? "Counter" : "Propose"));
   form.addEventListener("submit", (ev) => {
@@ -367,6 +372,13 @@ $("#scrub").addEventListener("input", async (ev) => {
   await drawBoard(at);
   drawPlayers(past.view);
   drawPast();
+});
+// On a phone the board is small: zoomed, it keeps its desktop size in a
+// box that pans, and the page itself does not scroll sideways.
+$("#zoom").addEventListener("click", (ev) => {
+  const on = $("#board").classList.toggle("zoomed");
+  ev.target.setAttribute("aria-pressed", String(on));
+  ev.target.textContent = on ? "Fit the board" : "Zoom the board";
 });
 $("#live").addEventListener("click", () => {
   const s = $("#scrub");
