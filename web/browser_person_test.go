@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gopoly/gopoly/render"
+	"github.com/gopoly/gopoly/wire"
 )
 
 // The browser as a person meets it (issue 25): a trade that gives a
@@ -108,6 +109,10 @@ func TestBrowserTradeProperty(t *testing.T) {
 	if got := eval[[]string](t, ctx, shown); len(got) == 0 || slices.ContainsFunc(got, func(c string) bool { return c != "trade" && c != "talk" }) {
 		t.Errorf("with events filtered out the feed shows %q", got)
 	}
+	within(t, ctx, 10*time.Second, `document.querySelector('#decision button[data-key="1"]')?.disabled === false`)
+	if latest := eval[string](t, ctx, `document.getElementById("latest").textContent`); !strings.Contains(latest, "trade") {
+		t.Errorf("the lines beside the decision, %q, do not show the trade's answer", latest)
+	}
 	screenshot(t, ctx, "trade-answered")
 }
 
@@ -116,7 +121,7 @@ func TestBrowserTradeProperty(t *testing.T) {
 // in a seat shows that seat's link, which the lobby then offers too.
 func TestBrowserScrubAndFork(t *testing.T) {
 	ts := newTestServer(t)
-	l := newGame(t, ts, map[string]string{"seat0": "human", "name0": "Ann", "seat1": "baseline", "seed": "3"})
+	l := newGame(t, ts, map[string]string{"seat0": "human", "name0": "Ann", "seat1": "shark", "seat2": "professor", "seat3": "hustler", "seed": "3"})
 	ctx := browser(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(ts.http.URL+l.Seats[0]), chromedp.WaitVisible("#board svg")); err != nil {
 		t.Fatal(err)
@@ -144,9 +149,12 @@ func TestBrowserScrubAndFork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if then.Players[0].Cash != now.Players[0].Cash || then.Players[1].Cash != now.Players[1].Cash {
+		if !slices.EqualFunc(then.Players, now.Players, func(a, b wire.PlayerState) bool { return a.Cash == b.Cash }) {
 			seq = e.Event.Seq
-			want = []string{dollars(then.Players[0].Cash), dollars(then.Players[1].Cash), render.Decision(then.Decision, setup.Names())}
+			for _, p := range then.Players {
+				want = append(want, dollars(p.Cash))
+			}
+			want = append(want, render.Decision(then.Decision, setup.Names()))
 			break
 		}
 	}
@@ -156,6 +164,7 @@ func TestBrowserScrubAndFork(t *testing.T) {
 
 	rv := tab(t, ctx)
 	err = chromedp.Do(rv,
+		chromedp.EmulateViewport(1440, 900),
 		chromedp.Navigate(ts.http.URL+l.Research),
 		chromedp.WaitVisible("#board svg"),
 	)
@@ -163,6 +172,8 @@ func TestBrowserScrubAndFork(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, rv, "the research view's events", `document.querySelectorAll("#feed li").length >= 40`)
+	within(t, rv, 10*time.Second, `/playouts/.test(document.getElementById("odds-note").textContent)`)
+	screenshot(t, rv, "research")
 	eval[bool](t, rv, fmt.Sprintf(`(() => { const s = document.getElementById("scrub"); s.value = %d; s.dispatchEvent(new Event("input")); return true; })()`, seq))
 	if !within(t, rv, 10*time.Second, `document.querySelector("#decision h2")?.textContent === "Replay"`) {
 		t.Error("scrubbed back, the decision panel does not show the replay's decision")
@@ -175,7 +186,7 @@ func TestBrowserScrubAndFork(t *testing.T) {
 
 	// Fork from there with a person in the first seat.
 	err = chromedp.Do(rv,
-		chromedp.SetValue("#fork-seats", "human,baseline"),
+		chromedp.SetValue("#fork-seats", "human,shark,professor,hustler"),
 		chromedp.Click("#fork"),
 	)
 	if err != nil {

@@ -86,7 +86,7 @@ function drawPlayers(view = state.view) {
     const groups = {};
     for (const sq of p.properties || []) {
       const s = board[sq];
-      const g = s.group || s.kind;
+      const g = s.group || { railroad: "Railroads", utility: "Utilities" }[s.kind] || "Other";
       (groups[g] = groups[g] || []).push(s.name + (s.hotel ? " (hotel)" : s.houses ? ` (${s.houses}h)` : "") + (s.mortgaged ? " [M]" : ""));
     }
     // Taking a seat forks the game, which shows its past: the research view's.
@@ -135,6 +135,13 @@ function onEvent(e) {
   ol.append(li);
   while (ol.children.length > 300) ol.firstChild.remove();
   ol.scrollTop = ol.scrollHeight;
+  // The last few lines stay beside the decision too, where the eye is:
+  // a trade's answer or a roll is seen without looking down the feed.
+  if (li.textContent) {
+    const latest = $("#latest");
+    latest.append(li.cloneNode(true));
+    while (latest.children.length > 3) latest.firstChild.remove();
+  }
   if (ev.kind === "turn_start") askOdds();
   const scrub = $("#scrub");
   scrub.max = ev.seq;
@@ -171,6 +178,9 @@ function answer(action, extra = {}) {
       refresh();
     })
     .catch((p) => {
+      // An answer to a decision the game has moved past (a second click,
+      // another tab) changes nothing: the page shows the decision now.
+      if (p.code === "stale_decision") return refresh();
       $("#decision").querySelectorAll("button").forEach((b) => (b.disabled = false));
       showRefusal(p);
     });
@@ -443,7 +453,7 @@ function drawOdds(last) {
   svg.replaceChildren();
   const [left, right, top, bottom] = [34, 292, 8, 96];
   const first = odds[0].turn, lastTurn = odds[odds.length - 1].turn;
-  const x = (t) => (lastTurn === first ? (left + right) / 2 : left + ((t - first) / (lastTurn - first)) * (right - left));
+  const x = (t) => (lastTurn === first ? left + 14 : left + ((t - first) / (lastTurn - first)) * (right - left));
   const y = (p) => bottom - p * (bottom - top);
   for (const p of [0, 0.5, 1]) {
     svg.append(svgEl("line", { x1: left, x2: right, y1: y(p), y2: y(p), class: p ? "grid" : "axis" }));
