@@ -51,11 +51,13 @@ const (
 	sqWide   = 60.0
 	sqDeep   = 90.0
 	bandDeep = 18.0  // a street's colour band, where its buildings stand
-	ownDeep  = 14.0  // the owner's strip behind the price, at the outer edge
+	ownDeep  = 16.0  // the owner's strip behind the price, at the outer edge
 	tokenR   = 7.0   // a token's radius where its square has room
 	jailPart = 0.62  // the In Jail cell's share of the jail corner's side
 	centreW  = 540.0 // the centre is laid out at this width, then scaled to the board's
-	nameSize = 7.5   // the squares' names; the document's default
+	// nameSize is the squares' names, the document's default: 11 pixels
+	// or more where a 1440x900 screen gives the board 780 pixels.
+	nameSize = 10.5
 	// charW estimates a character's width in the sans-serif fonts viewers
 	// substitute, per unit of font size. An SVG cannot measure its text,
 	// so text the estimate finds too wide is squeezed with textLength.
@@ -87,6 +89,9 @@ var playerColours = [monopoly.MaxPlayers]struct{ fill, ink string }{
 
 // deckColours tell the card squares of different decks apart.
 var deckColours = []string{"#f7941d", "#1a75bc", "#8e44ad", "#16a085"}
+
+// seatNumber is a seat as people count it, from 1.
+func seatNumber(seat int) string { return strconv.Itoa(seat + 1) }
 
 // playerColour is a seat's colour. A snapshot read back from JSON may
 // hold any seat number, so the palette wraps both ways.
@@ -275,8 +280,8 @@ func (d *svgBoard) square(i int) {
 	default:
 		d.sideLabel(sq, c)
 	}
-	if sq.Price > 0 {
-		d.price(i, sq, c)
+	if sq.Price > 0 && sq.Owner >= 0 {
+		d.owner(i, sq, c)
 	}
 	if sq.Mortgaged {
 		d.mortgage(i, sq, c)
@@ -354,12 +359,12 @@ func (d *svgBoard) band(i int, sq wire.SquareState, c cell) {
 	}
 	w.open("g").idAttr("bld-", i).attr("class", "buildings").attr("stroke", inkColour).num("stroke-width", 0.6).close()
 	if sq.Hotel {
-		w.open("rect").attr("class", "hotel").num("x", (c.w-26)/2).num("y", 3).size(26, 12).attr("fill", redColour).end()
+		w.open("rect").attr("class", "hotel").num("x", (c.w-34)/2).num("y", 2).size(34, 14).attr("fill", redColour).end()
 	} else {
-		pitch := min(13, (c.w-6)/float64(sq.Houses))
+		pitch := min(14, (c.w-4)/float64(sq.Houses))
 		x := (c.w - pitch*float64(sq.Houses)) / 2
 		for k := range sq.Houses {
-			w.open("rect").attr("class", "house").num("x", x+float64(k)*pitch+1.5).num("y", 4).size(pitch-3, 10).attr("fill", "#1e8f3e").end()
+			w.open("rect").attr("class", "house").num("x", x+float64(k)*pitch+1).num("y", 2).size(pitch-2, 14).attr("fill", "#1e8f3e").end()
 		}
 	}
 	w.closeTag("g")
@@ -382,14 +387,41 @@ func (d *svgBoard) mortgage(i int, sq wire.SquareState, c cell) {
 	w.closeTag("g")
 }
 
-// sideLabel writes the name of a square along a side, and its icon.
+// sideLabel writes the name of a square along a side, and its icon,
+// upright on every side: the square's frame faces outwards, so the label
+// is turned back in a box of its own between the colour band and the
+// owner's strip, its width along the screen's x.
 func (d *svgBoard) sideLabel(sq wire.SquareState, c cell) {
-	top := 14.0
+	top := 2.0
 	if sq.Kind == "street" {
-		top = bandDeep + 11
+		top = bandDeep + 1
 	}
-	d.lines(c.w/2, top, nameSize, c.w-6, wrap(shortName(sq.Name), c.w-6, nameSize), "")
-	d.icon(sq, c.w/2, 54)
+	bottom := c.h - 2
+	if sq.Owner >= 0 {
+		bottom = c.h - ownDeep - 1
+	}
+	w, h := c.w-4, bottom-top // the box, upright
+	if c.turns%2 == 1 {
+		w, h = h, w
+	}
+	d.w.open("g").attr("class", "label").attr("transform", translate(c.w/2, (top+bottom)/2)+" rotate("+strconv.Itoa(-90*c.turns)+")").close()
+	lines := wrap(shortName(sq.Name), w, nameSize)
+	y, iconY := -h/2+nameSize, h/2-13
+	if sq.Price > 0 {
+		iconY -= 10
+		p := money(sq.Price)
+		d.w.open("text").attr("class", "price").num("y", h/2-2).fit(p, nameSize, w).attr("font-weight", "bold").leaf(p)
+	}
+	if sq.Kind == "street" { // no icon: the name in the middle of what the price leaves
+		y = nameSize*0.35 - 0.6*nameSize*float64(len(lines)-1) - 5
+	}
+	d.lines(0, y, nameSize, w, lines, "")
+	scale := 1.0
+	if c.turns%2 == 1 { // a side column's box is wide and low: a smaller icon clears the name
+		scale, iconY = 0.6, iconY+3
+	}
+	d.icon(sq, 0, iconY, scale)
+	d.w.closeTag("g")
 }
 
 // cornerLabel writes a corner's name across it, as on the printed
@@ -424,11 +456,14 @@ func (d *svgBoard) lines(x, y, size, maxW float64, lines []string, weight string
 	}
 }
 
-// icon draws what kind of square this is, centred on x, y: a locomotive,
-// a bulb or a drop, a card of its deck, a tax diamond.
-func (d *svgBoard) icon(sq wire.SquareState, x, y float64) {
+// icon draws what kind of square this is, centred on x, y, at scale: a
+// locomotive, a bulb or a drop, a card of its deck, a tax diamond.
+func (d *svgBoard) icon(sq wire.SquareState, x, y, scale float64) {
 	w := &d.w
 	at := translate(x, y)
+	if scale != 1 {
+		at += " scale(" + fmtNum3(scale) + ")"
+	}
 	switch {
 	case sq.Kind == "railroad":
 		// A locomotive: boiler, cab and roof, chimney, cowcatcher; wheels.
@@ -479,23 +514,17 @@ func (d *svgBoard) jail(c cell) {
 	}
 }
 
-// price writes a property's price at its outer edge, on a strip of its
-// owner's colour when it has one.
-func (d *svgBoard) price(i int, sq wire.SquareState, c cell) {
+// owner marks an owned property with a strip of its owner's colour at
+// its outer edge, and the seat's number, upright, so that owners are told
+// apart without telling colours apart.
+func (d *svgBoard) owner(i int, sq wire.SquareState, c cell) {
 	w := &d.w
-	ink := inkColour
-	if sq.Owner >= 0 {
-		pc := playerColour(sq.Owner)
-		w.open("rect").idAttr("own-", i).attr("class", "owner p"+strconv.Itoa(sq.Owner)).num("y", c.h-ownDeep).size(c.w, ownDeep).
-			attr("fill", pc.fill).attr("stroke", inkColour).end()
-		ink = pc.ink
-		// The seat's number as well as its colour, so that owners are
-		// told apart without telling colours apart.
-		seat := strconv.Itoa(sq.Owner)
-		w.open("text").attr("class", "owner-seat").num("x", 3).num("y", c.h-4).attr("font-size", "8").attr("font-weight", "bold").attr("fill", ink).leaf(seat)
-	}
-	p := money(sq.Price)
-	w.open("text").attr("class", "price").num("x", c.w/2).num("y", c.h-4).fit(p, 8, c.w-4).attr("font-weight", "bold").attr("fill", ink).leaf(p)
+	pc := playerColour(sq.Owner)
+	w.open("rect").idAttr("own-", i).attr("class", "owner p"+strconv.Itoa(sq.Owner)).num("y", c.h-ownDeep).size(c.w, ownDeep).
+		attr("fill", pc.fill).attr("stroke", inkColour).end()
+	cx, cy := c.w/2, c.h-ownDeep/2
+	w.open("text").attr("class", "owner-seat").attr("transform", translate(cx, cy)+" rotate("+strconv.Itoa(-90*c.turns)+")").
+		num("y", 4).attr("font-size", "12").attr("font-weight", "bold").attr("fill", pc.ink).leaf(seatNumber(sq.Owner))
 }
 
 // tokens draws every player still in the game on its square, the ones
@@ -557,11 +586,12 @@ func (s snapshot) seatFlags(seat int) string {
 func (d *svgBoard) disc(seat int, r float64) {
 	w := &d.w
 	if seat == d.s.Current && !d.s.Over {
-		w.open("circle").attr("class", "halo").num("r", r+2).attr("fill", "#fff").attr("stroke", inkColour).num("stroke-width", 0.8).end()
+		// A gold ring, seen at a glance from across the board.
+		w.open("circle").attr("class", "halo").num("r", r+2.5).attr("fill", "#fff").attr("stroke", "#f5b400").num("stroke-width", 2.5).end()
 	}
 	pc := playerColour(seat)
 	w.open("circle").num("r", r).attr("fill", pc.fill).attr("stroke", inkColour).end()
-	n := strconv.Itoa(seat)
+	n := seatNumber(seat)
 	w.open("text").num("y", r*0.4).fit(n, r*1.15, 2*r).attr("font-weight", "bold").attr("fill", pc.ink).leaf(n)
 }
 

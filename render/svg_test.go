@@ -795,3 +795,53 @@ func TestSVGCrowdedSquares(t *testing.T) {
 		}
 	}
 }
+
+// Every square along a side has its name and price upright, whichever
+// way the square faces, at the names' size or larger; the seats' numbers
+// on the tokens and owners' strips count from 1.
+func TestSVGLabelsUpright(t *testing.T) {
+	g := ownedPosition(t)
+	p := parseSVG(t, render.SVG(wire.NewSnapshot(g, -1, names)), "a position with owners")
+	docSize, _ := strconv.ParseFloat(p.root.attr("font-size"), 64)
+	if docSize < 10.5 {
+		t.Errorf("the names' size is %v units, want 10.5 or more (11 pixels on a 780-pixel board)", docSize)
+	}
+	labels := 0
+	for i, sq := range g.Rules().Squares {
+		sqNode := p.byID[fmt.Sprintf("sq-%d", i)]
+		label := sqNode.find(func(n *svgNode) bool { return n.hasClass("label") })
+		if len(label) == 0 {
+			continue // a corner, its name on the printed board's diagonal
+		}
+		labels++
+		turn := frameOf(t, sqNode).deg + frameOf(t, label[0]).deg
+		if math.Mod(turn+720, 360) != 0 {
+			t.Errorf("%s's label is turned %v degrees", sq.Name, turn)
+		}
+		for _, text := range label[0].Nodes {
+			if text.XMLName.Local != "text" {
+				continue
+			}
+			if s := text.attr("font-size"); s != "" {
+				if v, _ := strconv.ParseFloat(s, 64); v < docSize {
+					t.Errorf("%s: %q at %v units", sq.Name, text.Text, v)
+				}
+			}
+		}
+	}
+	if labels != 36 {
+		t.Errorf("%d squares along the sides have a label, want 36", labels)
+	}
+	first := func(n *svgNode, keep func(*svgNode) bool) string {
+		if found := n.find(keep); len(found) > 0 {
+			return found[0].Text
+		}
+		return "nothing"
+	}
+	if seat := first(p.byID["token-0"], func(n *svgNode) bool { return n.XMLName.Local == "text" }); seat != "1" {
+		t.Errorf("seat 0's token reads %q, want 1", seat)
+	}
+	if seat := first(p.byID["sq-1"], func(n *svgNode) bool { return n.hasClass("owner-seat") }); seat != "2" {
+		t.Errorf("the owner's strip of seat 1's Mediterranean Avenue reads %q, want 2", seat)
+	}
+}

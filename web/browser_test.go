@@ -9,9 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/gopoly/gopoly/internal/citest"
@@ -53,10 +55,71 @@ func browser(t *testing.T) context.Context {
 		cancel()
 		cancelAlloc()
 	})
+	failOnErrors(t, ctx)
 	if err := chromedp.Do(ctx); err != nil { // start the browser now
 		t.Fatal(err)
 	}
 	return ctx
+}
+
+// tab opens another tab of the test's browser, its errors failing the
+// test too.
+func tab(t *testing.T, ctx context.Context) context.Context {
+	t.Helper()
+	tab, cancel := chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+	failOnErrors(t, tab)
+	return tab
+}
+
+// failOnErrors fails the test, once it ends, for every console error and
+// every uncaught exception of the tab's pages: a script that throws
+// leaves a page that looks fine and does nothing.
+func failOnErrors(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		var msg string
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			msg = "uncaught: " + ev.ExceptionDetails.Text
+			if ex := ev.ExceptionDetails.Exception; ex != nil && ex.Description != "" {
+				msg += " " + ex.Description
+			}
+			if ev.ExceptionDetails.URL != "" {
+				msg += fmt.Sprintf(" (%s:%d)", ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber+1)
+			}
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type != runtime.ConsoleAPICalledTypeError && ev.Type != runtime.ConsoleAPICalledTypeAssert {
+				return
+			}
+			var parts []string
+			for _, a := range ev.Args {
+				if a.Description != "" {
+					parts = append(parts, a.Description)
+				} else {
+					parts = append(parts, string(a.Value))
+				}
+			}
+			msg = "console." + string(ev.Type) + ": " + strings.Join(parts, " ")
+		default:
+			return
+		}
+		mu.Lock()
+		seen = append(seen, msg)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range seen {
+			t.Errorf("page error: %s", m)
+		}
+	})
 }
 
 // eval runs a JavaScript expression in the tab and returns its value.
@@ -72,16 +135,26 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 // waitFor polls expr until it is true.
 func waitFor(t *testing.T, ctx context.Context, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !eval[bool](t, ctx, expr) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited a minute for %s", what)
-		}
-		time.Sleep(25 * time.Millisecond)
+	if !within(t, ctx, time.Minute, expr) {
+		t.Fatalf("waited a minute for %s", what)
 	}
 }
 
-// screenshot saves the tab's screenshot as a test artifact (in
+// within polls expr until it is true, for at most d, and reports
+// whether it came true.
+func within(t *testing.T, ctx context.Context, d time.Duration, expr string) bool {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !eval[bool](t, ctx, expr) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	return true
+}
+
+// screenshot saves the tab's whole page as a test artifact (in
 // $GOPOLY_ARTIFACTS, else the test's temporary directory) and fails if
 // it is blank: a page that draws a board has many colours.
 func screenshot(t *testing.T, ctx context.Context, name string) {
@@ -90,6 +163,23 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	saveShot(t, name, data)
+}
+
+// screenshotView is screenshot of what the screen shows, for a phone,
+// whose decision panel stays at the bottom of the screen, not the page.
+func screenshotView(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	data, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saveShot(t, name, data)
+}
+
+// saveShot keeps a screenshot's PNG and fails if it is blank.
+func saveShot(t *testing.T, name string, data []byte) {
+	t.Helper()
 	dir := os.Getenv("GOPOLY_ARTIFACTS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -151,8 +241,7 @@ func TestBrowserGame(t *testing.T) {
 	}
 
 	// A spectator's tab.
-	spec, cancel := chromedp.NewContext(ctx)
-	defer cancel()
+	spec := tab(t, ctx)
 	if err := chromedp.Do(spec, chromedp.Navigate(watch), chromedp.WaitVisible("#board svg")); err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +338,7 @@ func TestBrowserGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the creator's links in the lobby", `[...document.querySelectorAll(".actions a")].some(a => a.textContent === "play seat 0")`)
+	waitFor(t, ctx, "the creator's links in the lobby", `[...document.querySelectorAll(".actions a")].some(a => a.textContent === "play seat 1")`)
 	eval[bool](t, ctx, `(() => { window.confirm = () => true; [...document.querySelectorAll(".actions button")].find(b => b.textContent === "delete").click(); return true; })()`)
 	deadline = time.Now().Add(10 * time.Second)
 	for ts.games(t) != 1 && time.Now().Before(deadline) {
@@ -261,20 +350,34 @@ func TestBrowserGame(t *testing.T) {
 }
 
 // A person plays Monopoly Deal against the bundled agent in the browser,
-// clicking a move until the game ends; the agent's moves show their
-// probabilities.
+// starting the game (the agent has not moved yet), clicking a move until
+// the game ends; the hand and the tables are drawn as cards, the start
+// page promises the sets the game plays to, and the agent's moves show
+// their probabilities.
 func TestBrowserDeal(t *testing.T) {
 	ts := newTestServer(t)
 	ctx := browser(t)
 	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(ts.http.URL+"/deal"),
 		chromedp.WaitVisible("#policy"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	promise := eval[string](t, ctx, `(document.querySelector("main").textContent.match(/(\S+) complete property sets/) || [])[1] || "no promise"`)
+	err = chromedp.Do(ctx,
 		chromedp.SetValue("#policy", "bundled"),
+		chromedp.SetValue("#first", "you"),
 		chromedp.Click("form.new-game button[type=submit]"),
 		chromedp.WaitVisible("#status"),
 	)
 	if err != nil {
 		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the hand's cards", `document.querySelectorAll("#hand .dcard").length > 0`)
+	if status := eval[string](t, ctx, `document.getElementById("status").textContent`); !strings.Contains(status, promise+" complete sets win") {
+		t.Errorf("the start page promised %s complete sets; the game says %q", promise, status)
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
@@ -295,6 +398,9 @@ func TestBrowserDeal(t *testing.T) {
 	}
 	if n := eval[int](t, ctx, `[...document.querySelectorAll("#log li.agent")].filter(l => /—\s*[<\d]/.test(l.textContent)).length`); n == 0 {
 		t.Fatal("no agent move shows its probability")
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll("#sides .dset .dcard.property").length`); n == 0 {
+		t.Error("no property set is drawn with cards at the game's end")
 	}
 	screenshot(t, ctx, "deal")
 }

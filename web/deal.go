@@ -90,7 +90,8 @@ func validPolicyName(name string) bool {
 
 func (s *Server) dealLobby(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	s.pages.ExecuteTemplate(w, "deal_lobby.html", map[string]any{"CSRF": s.csrf, "Policies": s.dealPolicies()})
+	paper := deal.Paper() // the rules dealAgentFor plays under
+	s.pages.ExecuteTemplate(w, "deal_lobby.html", map[string]any{"CSRF": s.csrf, "Policies": s.dealPolicies(), "Required": paper.RequiredSets, "Colours": len(paper.Colours)})
 }
 
 // dealCreate starts a game against the form's policy; who starts is the
@@ -202,33 +203,77 @@ type dealView struct {
 	Result   string     `json:"result,omitempty"`
 	Deck     int        `json:"deck"`
 	Hand     string     `json:"hand"`
-	Players  []dealSide `json:"players"` // you, then the agent
-	Moves    []string   `json:"moves"`   // your legal moves, when it is your turn
+	Cards    []dealCard `json:"hand_cards"` // the hand, card by card kind, for the page to draw
+	Players  []dealSide `json:"players"`    // you, then the agent
+	Moves    []string   `json:"moves"`      // your legal moves, when it is your turn
 	Log      []dealLine `json:"log"`
 	Required int        `json:"required_sets"`
 }
 
 type dealSide struct {
-	Name       string   `json:"name"`
-	HandSize   int      `json:"hand_size"`
-	Bank       string   `json:"bank"`
-	BankValue  int      `json:"bank_value"`
-	Properties []string `json:"properties"`
-	Complete   int      `json:"complete_sets"`
+	Name       string     `json:"name"`
+	HandSize   int        `json:"hand_size"`
+	Bank       string     `json:"bank"`
+	BankValue  int        `json:"bank_value"`
+	Properties []string   `json:"properties"`
+	Complete   int        `json:"complete_sets"`
+	BankCards  []dealCard `json:"bank_cards"`
+	Sets       []dealSet  `json:"sets"` // the colours it holds properties of
 }
+
+// dealCard is a kind of card and how many of it a hand or bank holds.
+type dealCard struct {
+	Class  string `json:"class"`            // cash, property, rent or just_say_no
+	Colour string `json:"colour,omitempty"` // a property's or rent card's colour
+	Name   string `json:"name"`             // in words
+	Value  int    `json:"value"`            // in $M
+	Count  int    `json:"count"`
+}
+
+// dealSet is a player's properties of one colour.
+type dealSet struct {
+	Colour string `json:"colour"`
+	Have   int    `json:"have"`
+	Size   int    `json:"size"` // the cards that complete it
+}
+
+// dealCards lists the card kinds count gives a number to.
+func dealCards(r *deal.Rules, count func(deal.Card) int) []dealCard {
+	out := []dealCard{}
+	for k := 0; k < r.Kinds(); k++ {
+		c := deal.Card(k)
+		n := count(c)
+		if n == 0 {
+			continue
+		}
+		dc := dealCard{Class: dealClasses[r.Class(c)], Name: deal.CardName(r, c), Value: r.Value(c), Count: n}
+		if cl := r.Class(c); cl == deal.ClassProperty || cl == deal.ClassRent {
+			dc.Colour = r.ColourName(r.ColourOf(c))
+		}
+		out = append(out, dc)
+	}
+	return out
+}
+
+var dealClasses = map[deal.CardClass]string{deal.ClassCash: "cash", deal.ClassProperty: "property", deal.ClassRent: "rent", deal.ClassJustSayNo: "just_say_no"}
 
 func (dg *dealGame) view() dealView {
 	g := dg.m.Game()
 	v := g.View(dealHuman)
 	r := v.Rules()
-	out := dealView{Turn: v.Turn() + 1, Over: g.Over(), Deck: v.DeckSize(), Required: r.Config().RequiredSets, Log: dg.log,
-		Hand: deal.Cards(r, func(c deal.Card) int { return v.Hand(c) })}
+	hand := func(c deal.Card) int { return v.Hand(c) }
+	// A game the agent has not moved in yet has no log: the page gets an
+	// empty list, not null.
+	out := dealView{Turn: v.Turn() + 1, Over: g.Over(), Deck: v.DeckSize(), Required: r.Config().RequiredSets, Log: append([]dealLine{}, dg.log...),
+		Hand: deal.Cards(r, hand), Cards: dealCards(r, hand)}
 	for _, p := range []int{dealHuman, dealAgent} {
+		bank := func(c deal.Card) int { return v.Bank(p, c) }
 		side := dealSide{Name: map[int]string{dealHuman: "You", dealAgent: "Agent"}[p], HandSize: v.HandSize(p), BankValue: v.BankValue(p),
-			Bank: deal.Cards(r, func(c deal.Card) int { return v.Bank(p, c) }), Complete: v.CompleteSets(p), Properties: []string{}}
+			Bank: deal.Cards(r, bank), BankCards: dealCards(r, bank), Complete: v.CompleteSets(p), Properties: []string{}, Sets: []dealSet{}}
 		for c := 0; c < r.Colours(); c++ {
 			if n := v.Properties(p, c); n > 0 {
 				side.Properties = append(side.Properties, fmt.Sprintf("%s %d/%d", r.ColourName(c), n, r.SetSize(c)))
+				side.Sets = append(side.Sets, dealSet{Colour: r.ColourName(c), Have: n, Size: r.SetSize(c)})
 			}
 		}
 		out.Players = append(out.Players, side)

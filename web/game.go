@@ -39,7 +39,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	data := map[string]any{
 		"ID": sess.ID(), "CSRF": s.csrf, "Token": token(r), "Seat": p.Seat, "Setup": setup,
 		"Names": setup.Names(), "State": st, "Board": template.HTML(render.SVG(p.View)), "Board0": render.Text(p.View), // the SVG escapes what it draws
-		"Research": tok != "" && p.Seat < 0, "Control": token(r) != "",
+		"Research": tok != "" && p.Seat < 0, "Control": token(r) != "", "PlayedBy": playedByAll(setup.Seats),
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if err := s.pages.ExecuteTemplate(w, "game.html", data); err != nil {
@@ -57,17 +57,17 @@ func atParam(r *http.Request) (int, bool) {
 	return at, err == nil && at >= 0
 }
 
-// board is the board as the token's holder sees it, now or after log
-// entry ?at=.
-func (s *Server) board(w http.ResponseWriter, r *http.Request) {
+// snapshotAt is the game as the token's holder sees it, now or after log
+// entry ?at=; it answers the request itself when it cannot.
+func (s *Server) snapshotAt(w http.ResponseWriter, r *http.Request) (*session.Session, wire.Snapshot, bool) {
 	sess, ok := s.open(w, r)
 	if !ok {
-		return
+		return nil, wire.Snapshot{}, false
 	}
 	at, ok := atParam(r)
 	if !ok {
 		s.fail(w, r, http.StatusBadRequest, "bad_request", "at: want a log entry, a whole number from 0")
-		return
+		return nil, wire.Snapshot{}, false
 	}
 	if at < 0 {
 		at = sess.Status().Entries
@@ -75,11 +75,40 @@ func (s *Server) board(w http.ResponseWriter, r *http.Request) {
 	snap, err := sess.SnapshotAt(viewToken(r, sess), at)
 	if err != nil {
 		s.sessionError(w, r, err)
+		return nil, wire.Snapshot{}, false
+	}
+	return sess, snap, true
+}
+
+// board is the board as the token's holder sees it, now or after log
+// entry ?at=.
+func (s *Server) board(w http.ResponseWriter, r *http.Request) {
+	_, snap, ok := s.snapshotAt(w, r)
+	if !ok {
 		return
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
 	io.WriteString(w, render.SVG(snap))
+}
+
+// pastView is the game at a point of its past, for the page's replay
+// scrubber: the players and the decision then, with the board.
+type pastView struct {
+	View wire.Snapshot `json:"view"`
+	Text string        `json:"decision_text"` // the decision then, as a sentence
+}
+
+// past is the view after log entry ?at= as the token's holder sees it:
+// scrubbing redraws the players and the decision from it, not only the
+// board.
+func (s *Server) past(w http.ResponseWriter, r *http.Request) {
+	sess, snap, ok := s.snapshotAt(w, r)
+	if !ok {
+		return
+	}
+	setup := sess.Setup()
+	writeJSON(w, http.StatusOK, pastView{View: snap, Text: render.Decision(snap.Decision, setup.Names())})
 }
 
 // gameState is what the page's scripts redraw from.

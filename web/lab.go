@@ -50,10 +50,25 @@ func (s *Server) labOff(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
+// labForm is what the lab's forms hold: the examples, or what was typed
+// into a form the lab refused, kept with why so that nothing typed is
+// lost.
+type labForm struct {
+	Spec, Bots, Games, Rules string
+	Error                    string
+}
+
+var labExamples = labForm{Spec: exampleSpec, Bots: "planning,baseline,baseline,baseline", Games: "400", Rules: "max_rounds: 500"}
+
 func (s *Server) labPage(w http.ResponseWriter, r *http.Request) {
 	if s.labOff(w, r) {
 		return
 	}
+	s.labPageWith(w, r, http.StatusOK, labExamples)
+}
+
+// labPageWith lists the runs and offers the forms filled with f.
+func (s *Server) labPageWith(w http.ResponseWriter, r *http.Request, status int, f labForm) {
 	runs, err := s.o.Lab.List()
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
@@ -64,7 +79,19 @@ func (s *Server) labPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	s.pages.ExecuteTemplate(w, "lab.html", map[string]any{"CSRF": s.csrf, "Runs": runs, "Example": exampleSpec})
+	w.WriteHeader(status)
+	s.pages.ExecuteTemplate(w, "lab.html", map[string]any{"CSRF": s.csrf, "Runs": runs, "Form": f})
+}
+
+// labRefused answers a form the lab refused: the problem to a script,
+// the lab's page with the form as typed and why to a person.
+func (s *Server) labRefused(w http.ResponseWriter, r *http.Request, code, msg string, f labForm) {
+	if wantsJSON(r) {
+		s.fail(w, r, http.StatusBadRequest, code, msg)
+		return
+	}
+	f.Error = msg
+	s.labPageWith(w, r, http.StatusBadRequest, f)
 }
 
 // labStart starts a run from the form's spec (text or uploaded file).
@@ -86,19 +113,22 @@ func (s *Server) labStart(w http.ResponseWriter, r *http.Request) {
 		}
 		name = path.Base(h.Filename)
 	}
+	form := labExamples
+	form.Spec = string(spec)
 	if strings.TrimSpace(string(spec)) == "" {
-		s.fail(w, r, http.StatusBadRequest, "bad_spec", "an experiment spec is needed: YAML as gopoly experiment run reads it")
+		s.labRefused(w, r, "bad_spec", "an experiment spec is needed: YAML as gopoly experiment run reads it", form)
 		return
 	}
-	s.labRunSpec(w, r, name, spec, "bad_spec")
+	s.labRunSpec(w, r, name, spec, "bad_spec", form)
 }
 
 // labRunSpec starts spec and answers with the run (its page, to a
-// browser); a spec the lab refuses is bad input, answered with code.
-func (s *Server) labRunSpec(w http.ResponseWriter, r *http.Request, name string, spec []byte, code string) {
+// browser); a spec the lab refuses is bad input, answered with code and
+// the form as typed.
+func (s *Server) labRunSpec(w http.ResponseWriter, r *http.Request, name string, spec []byte, code string, form labForm) {
 	st, err := s.o.Lab.Start(name, spec)
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, code, err.Error())
+		s.labRefused(w, r, code, err.Error(), form)
 		return
 	}
 	if wantsJSON(r) {
@@ -123,13 +153,15 @@ func (s *Server) labTournament(w http.ResponseWriter, r *http.Request) {
 			bots = append(bots, b)
 		}
 	}
+	form := labExamples
+	form.Bots, form.Games, form.Rules = r.FormValue("bots"), r.FormValue("games"), r.FormValue("rules")
 	games, err := strconv.Atoi(strings.TrimSpace(r.FormValue("games")))
 	switch {
 	case len(bots) < 2 || len(bots) > monopoly.MaxPlayers:
-		s.fail(w, r, http.StatusBadRequest, "bad_tournament", fmt.Sprintf("bots: 2 to %d, comma-separated, one per seat", monopoly.MaxPlayers))
+		s.labRefused(w, r, "bad_tournament", fmt.Sprintf("bots: 2 to %d, comma-separated, one per seat", monopoly.MaxPlayers), form)
 		return
 	case err != nil || games < 1 || games > 1_000_000:
-		s.fail(w, r, http.StatusBadRequest, "bad_tournament", "games: a whole number from 1 to 1000000")
+		s.labRefused(w, r, "bad_tournament", "games: a whole number from 1 to 1000000", form)
 		return
 	}
 	seats, _ := json.Marshal(bots)
@@ -141,7 +173,7 @@ func (s *Server) labTournament(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	spec += fmt.Sprintf("variants:\n  - name: tournament\n    seats: %s\n    rotate: true\n", seats)
-	s.labRunSpec(w, r, "tournament.yaml", []byte(spec), "bad_tournament")
+	s.labRunSpec(w, r, "tournament.yaml", []byte(spec), "bad_tournament", form)
 }
 
 // labError answers with what the lab said.

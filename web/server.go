@@ -92,6 +92,8 @@ func New(o Options) *Server {
 	s.csrf = hex.EncodeToString(mac.Sum(nil))
 	s.pages = template.Must(template.New("").Funcs(template.FuncMap{
 		"mul100": func(x float64) float64 { return 100 * x },
+		"seat":   seatLabel,
+		"plus1":  func(i int) int { return i + 1 },
 		"json": func(v any) (template.JS, error) {
 			b, err := json.Marshal(v)
 			return template.JS(b), err
@@ -104,6 +106,7 @@ func New(o Options) *Server {
 	s.mux.HandleFunc("GET /games/{id}", s.gamePage)
 	s.mux.HandleFunc("GET /games/{id}/board.svg", s.board)
 	s.mux.HandleFunc("GET /games/{id}/state", s.state)
+	s.mux.HandleFunc("GET /games/{id}/past", s.past)
 	s.mux.HandleFunc("GET /games/{id}/events", s.events)
 	s.mux.HandleFunc("GET /games/{id}/odds", s.odds)
 	s.mux.HandleFunc("POST /games/{id}/answer", s.guard(s.answer))

@@ -477,7 +477,7 @@ func TestPages(t *testing.T) {
 	}{
 		{"/", "New game", 200},
 		{l.Research, `<svg`, 200},
-		{l.Watch, "Table talk", 200},
+		{l.Watch, `value="talk"`, 200},
 		{"/games/" + l.ID + "/board.svg?at=0", "<svg", 200},
 		{"/games/" + l.ID + "/board.svg?at=-4", "at:", 400},
 		{"/games/nope", "no game", 404},
@@ -550,6 +550,14 @@ func TestLab(t *testing.T) {
 	}
 	if res, _ := ts.do(t, "GET", "/lab/"+st.ID+"/plots/..%2f..%2fetc%2fpasswd", "", nil); res.StatusCode == 200 {
 		t.Error("a path out of the run was served")
+	}
+	// Its results count the seats from 1, as people do.
+	if res, err := http.Get(ts.http.URL + "/lab/" + st.ID); err == nil {
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(page), "<tr><td>1</td><td>baseline</td>") || strings.Contains(string(page), "<tr><td>0</td>") {
+			t.Error("the run's page does not count its seats from 1")
+		}
 	}
 
 	// A tournament from its form: one rotating variant of the entrants.

@@ -3,6 +3,8 @@
 // server sends. It holds no rule: what may be done is what the options
 // list, and the server checks every answer.
 
+import { saveLinks } from "./links.js";
+
 const root = document.getElementById("game");
 const id = root.dataset.id;
 const token = root.dataset.token;
@@ -10,12 +12,14 @@ const csrf = root.dataset.csrf;
 const seat = Number(root.dataset.seat);
 const research = root.dataset.research === "true";
 const control = root.dataset.control === "true";
+const playedBy = JSON.parse(root.dataset.playedBy || "[]"); // by seat: "shark", "a person"…
 const $ = (sel) => document.querySelector(sel);
 
 let state = JSON.parse($("#initial").textContent);
 const events = []; // every event received, by sequence number
-let scrubbing = false; // the board shows a past position
-const odds = []; // {entry, win[]} by turn
+let scrubbing = false; // the board, players and decision show a past position
+let past = null; // that position: {view, decision_text}
+const odds = []; // {turn, win[]}, one per position estimated
 
 function q(path) {
   return `/games/${id}${path}${token ? (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : ""}`;
@@ -56,10 +60,11 @@ function refresh() {
       const res = await fetch(q("/state"), { headers: { Accept: "application/json" } });
       if (!res.ok) return;
       state = await res.json();
-      if (!scrubbing) await drawBoard();
+      drawPace();
+      if (scrubbing) return; // the past stays on screen until "Back to live"
+      await drawBoard();
       drawPlayers();
       drawDecision();
-      drawPace();
     } catch (e) {
       /* the stream reconnects; the next event refreshes */
     }
@@ -72,31 +77,33 @@ async function drawBoard(at) {
   markClickable();
 }
 
-function drawPlayers() {
+// drawPlayers shows each player of view (now, or the scrubbed past).
+function drawPlayers(view = state.view) {
   const box = $("#players");
   box.replaceChildren();
-  const board = state.view.board;
-  for (const p of state.view.players) {
+  const board = view.board;
+  for (const p of view.players) {
     const groups = {};
     for (const sq of p.properties || []) {
       const s = board[sq];
-      const g = s.group || s.kind;
+      const g = s.group || { railroad: "Railroads", utility: "Utilities" }[s.kind] || "Other";
       (groups[g] = groups[g] || []).push(s.name + (s.hotel ? " (hotel)" : s.houses ? ` (${s.houses}h)` : "") + (s.mortgaged ? " [M]" : ""));
     }
     // Taking a seat forks the game, which shows its past: the research view's.
     const take =
-      research && !state.view.over && !p.bankrupt
+      research && !scrubbing && !view.over && !p.bankrupt
         ? el("button", { type: "button", class: "small", on: { click: () => forkAt(undefined, p.seat) } }, "take this seat")
         : null;
     box.append(
       el(
         "article",
-        { class: `player p${p.seat}${p.bankrupt ? " bankrupt" : ""}${p.seat === state.view.current ? " current" : ""}` },
-        el("h3", {}, el("span", { class: `dot p${p.seat}`, "aria-hidden": "true" }, String(p.seat)), " ", p.name, p.seat === seat ? " (you)" : "", take),
+        { class: `player p${p.seat}${p.bankrupt ? " bankrupt" : ""}${p.seat === view.current ? " current" : ""}`, "data-seat": p.seat },
+        el("h3", {}, el("span", { class: `dot p${p.seat}`, "aria-hidden": "true" }, String(p.seat + 1)), " ", p.name,
+          el("span", { class: "played-by" }, p.seat === seat ? " — you" : playedBy[p.seat] ? ` — ${playedBy[p.seat]}` : ""), take),
         el(
           "p",
           {},
-          `${money(p.cash)} cash · net worth ${money(p.net_worth)}`,
+          el("span", { class: "cash" }, money(p.cash)), ` cash · net worth ${money(p.net_worth)}`,
           p.in_jail ? " · in jail" : "",
           p.jail_cards ? ` · ${p.jail_cards} jail card${p.jail_cards > 1 ? "s" : ""}` : "",
           p.bankrupt ? " · bankrupt" : "",
@@ -107,40 +114,45 @@ function drawPlayers() {
   }
 }
 
-// ---- the feeds -----------------------------------------------------------
+// ---- the feed -------------------------------------------------------------
 
-function addFeed(list, text, cls, seq) {
-  const ol = $(list);
-  if (!ol) return;
-  ol.append(el("li", { class: cls || "", "data-seq": seq }, text));
-  while (ol.children.length > 300) ol.firstChild.remove();
-  ol.scrollTop = ol.scrollHeight;
-}
+// One feed holds the events, the table talk, the trades and (in the
+// research view) the thoughts, each line marked with what it is, so that
+// the filters above it show any mix of them.
+const category = { speech: "talk", trade_proposed: "trade", trade_accepted: "trade", trade_rejected: "trade", trade_countered: "trade" };
 
 function onEvent(e) {
   const ev = e.event;
   events[ev.seq] = e;
   const who = ev.player >= 0 ? state.view.players[ev.player]?.name : "";
-  switch (ev.kind) {
-    case "speech":
-      if (ev.speech) addFeed("#talk", `${who}: “${ev.speech}”`, `p${ev.player}`);
-      if (ev.thought) addFeed("#thoughts", `${who}: ${ev.thought}`, `p${ev.player}`);
-      return;
-    case "trade_proposed":
-    case "trade_accepted":
-    case "trade_rejected":
-      addFeed("#trades", e.text, `p${ev.player}`);
-      addFeed("#talk", e.text, "deal");
-      break;
-    case "turn_start":
-      askOdds();
-      break;
+  const cat = category[ev.kind] || "event";
+  const li = el("li", { class: `${cat} ${ev.kind} p${ev.player}`, "data-seq": ev.seq });
+  if (ev.kind === "speech") {
+    if (ev.speech) li.append(`${who}: “${ev.speech}”`);
+    if (ev.thought) li.append(el("span", { class: "thought" }, `${who} thinks: ${ev.thought}`));
+  } else li.append(e.text);
+  const ol = $("#feed");
+  ol.append(li);
+  while (ol.children.length > 300) ol.firstChild.remove();
+  ol.scrollTop = ol.scrollHeight;
+  // The last few lines stay beside the decision too, where the eye is:
+  // a trade's answer or a roll is seen without looking down the feed.
+  if (li.textContent) {
+    const latest = $("#latest");
+    latest.append(li.cloneNode(true));
+    while (latest.children.length > 3) latest.firstChild.remove();
   }
-  addFeed("#feed", e.text, ev.kind, ev.seq);
+  if (ev.kind === "turn_start") askOdds();
   const scrub = $("#scrub");
   scrub.max = ev.seq;
   if (!scrubbing) scrub.value = ev.seq;
   refresh();
+}
+
+for (const box of document.querySelectorAll("#filters input")) {
+  const show = () => $("#feed").classList.toggle("no-" + box.value, !box.checked);
+  box.addEventListener("change", show);
+  show();
 }
 
 let stream = null;
@@ -166,20 +178,33 @@ function answer(action, extra = {}) {
       refresh();
     })
     .catch((p) => {
+      // An answer to a decision the game has moved past (a second click,
+      // another tab) changes nothing: the page shows the decision now.
+      if (p.code === "stale_decision") return refresh();
       $("#decision").querySelectorAll("button").forEach((b) => (b.disabled = false));
       showRefusal(p);
     });
 }
 
+// showRefusal says why an answer was refused, in the server's words for
+// people (the code stays in the JSON for programs).
 function showRefusal(p) {
   const box = $("#refusal") || $("#decision").appendChild(el("p", { id: "refusal", class: "refusal", role: "alert" }));
-  box.textContent = `Refused (${p.code}): ${p.message}. Nothing changed.`;
+  box.textContent = `${p.message || "Refused"}${/[.!?]$/.test(p.message || "") ? "" : "."} Nothing changed.`;
 }
 
+// describe is an option's label for people: the server's label, else
+// its notation; never the code.
 function describe(a) {
   const o = state.options;
   const i = o.actions.indexOf(a);
-  return (o.notation && o.notation[i]) || a.kind;
+  return (state.labels && state.labels[i]) || (o.notation && o.notation[i]) || `Option ${i + 1}`;
+}
+
+// waiting says whom the game waits for, in the server's words when it
+// sends them.
+function waiting(d) {
+  return state.waiting_text || (d.player >= 0 ? `Waiting for ${names()[d.player]}…` : "");
 }
 
 function drawDecision() {
@@ -192,15 +217,15 @@ function drawDecision() {
     return;
   }
   if (seat < 0) {
-    box.append(el("h2", {}, "Watching"), el("p", {}, d.player >= 0 ? `${names()[d.player]} decides: ${d.kind.replace("_", " ")}` : ""));
+    box.append(el("h2", {}, "Watching"), el("p", {}, waiting(d)));
     return;
   }
   if (!state.your_turn || !state.options) {
-    box.append(el("h2", {}, "Your seat"), el("p", {}, d.player >= 0 ? `Waiting for ${names()[d.player]}…` : ""));
+    box.append(el("h2", {}, "Your seat"), el("p", {}, waiting(d)));
     return;
   }
   const o = state.options;
-  box.append(el("h2", {}, "Your move"), el("p", { class: "question" }, state.decision_text || questionOf(d)));
+  box.append(el("h2", {}, "Your move"), el("p", { class: "question" }, state.decision_text || "Your decision"));
   const buttons = el("div", { class: "choices" });
   o.actions.forEach((a, i) => {
     // Bankruptcy cannot be taken back: it asks first.
@@ -222,13 +247,26 @@ function drawDecision() {
         el("label", { for: "limit" }, o.accept.meaning), input, el("button", { type: "submit" }, "Accept with this limit")),
     );
   }
-  if (o.trade && (o.trade.kind === "counter_trade" || o.trade.proposals_left > 0)) box.append(tradeBuilder(o.trade));
+  if (o.trade && (o.trade.kind === "counter_trade" || o.trade.proposals_left > 0)) {
+    // A proposal is a choice among others: folded until wanted, so that
+    // the buttons stay in sight. A counter-offer is the answer asked for.
+    const counter = o.trade.kind === "counter_trade";
+    box.append(el("details", { class: "trade-box", open: counter }, el("summary", {}, counter ? "Counter-offer" : "Propose a trade…"), tradeBuilder(o.trade)));
+  }
   box.append(el("label", { for: "say", class: "say" }, "Say (optional)"), el("input", { id: "say", maxlength: 500 }));
   if (d.kind === "raise_cash" || d.kind === "manage") box.append(el("p", { class: "note" }, "Click one of your properties on the board to build, sell, mortgage or lift it."));
 }
 
-function questionOf(d) {
-  return d.kind.replace("_", " ") + (d.square_name ? `: ${d.square_name}` : "");
+// drawPast shows the decision at the scrubbed point, which no one can
+// answer any more.
+function drawPast() {
+  const v = past.view;
+  const w = v.winner;
+  $("#decision").replaceChildren(
+    el("h2", {}, "Replay"),
+    el("p", { class: "question" }, v.over ? (w >= 0 ? `${v.players[w].name} wins` : "Game over") : past.decision_text),
+    el("p", { class: "note" }, "This is the game as it stood then: “Back to live” returns to now."),
+  );
 }
 
 // Clicking a property offers the options that name it.
@@ -267,7 +305,7 @@ function tradeBuilder(t) {
     const fill = (side) => {
       fs.replaceChildren(el("legend", {}, label));
       side.squares.forEach((sq, i) => fs.append(el("label", { class: "sq" }, el("input", { type: "checkbox", value: sq }), " " + side.square_names[i])));
-      for (const deck of side.jail_cards || []) fs.append(el("label", { class: "card" }, el("input", { type: "checkbox", value: deck }), ` jail card (${deck})`));
+      for (const deck of side.jail_cards || []) fs.append(el("label", { class: "jail" }, el("input", { type: "checkbox", value: deck }), ` Get Out of Jail Free (${deckName(deck)})`));
       fs.append(el("label", {}, t.sealed ? (key === "give" ? "Most cash you pay " : "Least cash you take ") : "Cash ",
         el("input", { type: "number", min: 0, max: side.max_cash, value: 0, class: "cash", "aria-label": label + " cash" })));
     };
@@ -278,20 +316,24 @@ function tradeBuilder(t) {
   const partner = () => partners.find((p) => p.seat === Number(to.value)) || partners[0];
   const give = sideBox("You give", "give", () => t.give);
   const get = sideBox("You get", "get", () => partner().get);
-  form.append(el("h3", {}, counter ? "Counter-offer" : "Propose a trade"), el("label", { for: "trade-to" }, "With "), to, give, get);
+  form.append(el("label", { for: "trade-to" }, "With "), to, give, get);
   if (t.limits) form.append(el("p", { class: "note" }, t.limits));
   form.append(el("button", { type: "submit" }, counter ? "Counter" : "Propose"));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
+    // ":scope" keeps each side to its own boxes: without it a selector
+    // also matches through the fieldset's ancestors.
     const side = (fs) => ({
-      squares: [...fs.querySelectorAll(".sq input:checked")].map((i) => Number(i.value)),
-      cash: Number(fs.querySelector(".cash").value) || 0,
-      jail_cards: [...fs.querySelectorAll(".card input:checked")].map((i) => i.value),
+      squares: [...fs.querySelectorAll(":scope .sq input:checked")].map((i) => Number(i.value)),
+      cash: Number(fs.querySelector(":scope .cash").value) || 0,
+      jail_cards: [...fs.querySelectorAll(":scope .jail input:checked")].map((i) => i.value),
     });
     answer({ kind: t.kind, offer: { to: Number(to.value), give: side(give), get: side(get) } });
   });
   return form;
 }
+
+const deckName = (deck) => ({ chance: "Chance", community_chest: "Community Chest" })[deck] || "a deck";
 
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -316,13 +358,37 @@ $("#pause").addEventListener("click", () => pace({ pause: !state.pace.paused }))
 $("#step").addEventListener("click", () => pace({ step: true }));
 $("#speed").addEventListener("change", (ev) => pace({ speed: Number(ev.target.value) }));
 
-$("#scrub").addEventListener("input", (ev) => {
+// Scrubbing shows the whole page as it stood after the event: board,
+// players and decision alike.
+let scrubbed = 0; // the latest scrub asked, so that a slow answer to an earlier one is dropped
+$("#scrub").addEventListener("input", async (ev) => {
   const seq = Number(ev.target.value);
   const e = events[seq];
+  const asked = ++scrubbed;
   scrubbing = seq < Number(ev.target.max);
   $("#live").disabled = !scrubbing;
-  $("#scrub-at").textContent = scrubbing ? `event ${seq}${e ? ": " + e.text : ""}` : "live";
-  drawBoard(scrubbing && e ? e.entry + 1 : undefined);
+  $("#scrub-at").textContent = scrubbing ? `event ${seq + 1}${e ? ": " + e.text : ""}` : "live";
+  if (!scrubbing || !e) {
+    past = null;
+    await drawBoard();
+    drawPlayers();
+    drawDecision();
+    return;
+  }
+  const at = e.entry + 1;
+  const res = await fetch(q(`/past?at=${at}`), { headers: { Accept: "application/json" } });
+  if (!res.ok || asked !== scrubbed) return;
+  past = await res.json();
+  await drawBoard(at);
+  drawPlayers(past.view);
+  drawPast();
+});
+// On a phone the board is small: zoomed, it keeps its desktop size in a
+// box that pans, and the page itself does not scroll sideways.
+$("#zoom").addEventListener("click", (ev) => {
+  const on = $("#board").classList.toggle("zoomed");
+  ev.target.setAttribute("aria-pressed", String(on));
+  ev.target.textContent = on ? "Fit the board" : "Zoom the board";
 });
 $("#live").addEventListener("click", () => {
   const s = $("#scrub");
@@ -335,11 +401,14 @@ function forkAt(entry, take) {
   const seats = $("#fork-seats").value.trim();
   post("/fork", take === undefined ? { at, seats } : { at, take })
     .then((l) => {
-      const link = take === undefined ? l.research : l.seats[take];
+      saveLinks(l); // the lobby offers its seats and research view in this browser too
       const note = $("#forked");
       note.hidden = false;
-      note.replaceChildren(`A new game from entry ${at}: `, el("a", { href: link, id: "fork-link" }, take === undefined ? "open it" : "play your seat"));
-      if (take !== undefined) location.href = link;
+      // A person's seat in the fork waits for its link to be opened:
+      // each one is shown, named by its player.
+      const seatLinks = l.seats.flatMap((s, i) => (s ? [" · ", el("a", { href: s, class: "fork-seat", "data-seat": i }, `play seat ${i + 1}`)] : []));
+      note.replaceChildren("A new game from here: ", el("a", { href: l.research, id: "fork-link" }, "open it"), ...seatLinks);
+      if (take !== undefined) location.href = l.seats[take];
     })
     .catch(showRefusal);
 }
@@ -356,7 +425,9 @@ function askOdds() {
       const res = await fetch(q("/odds"), { headers: { Accept: "application/json" } });
       if (res.ok) {
         const o = await res.json();
-        odds.push(o.win);
+        const turn = state.view.turn;
+        if (odds.length && odds[odds.length - 1].turn === turn) odds.pop(); // one point per turn: the latest estimate
+        odds.push({ turn, win: o.win });
         drawOdds(o);
       }
     } finally {
@@ -366,24 +437,42 @@ function askOdds() {
 }
 
 const colours = ["#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000"]; // the board's tokens
+const ns = "http://www.w3.org/2000/svg";
+const svgEl = (tag, attrs, text) => {
+  const e = document.createElementNS(ns, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+// drawOdds draws each player's chance to win, turn by turn, on axes from
+// 0 to 100% and from the first turn estimated to the last, with a dot
+// for every estimate so that one estimate is already a chart.
 function drawOdds(last) {
   const svg = $("#odds");
-  const ns = "http://www.w3.org/2000/svg";
   svg.replaceChildren();
-  const n = odds.length;
-  const x = (i) => (n < 2 ? 300 : (i / (n - 1)) * 300);
-  const y = (p) => 85 - p * 80;
+  const [left, right, top, bottom] = [34, 292, 8, 96];
+  const first = odds[0].turn, lastTurn = odds[odds.length - 1].turn;
+  const x = (t) => (lastTurn === first ? left + 14 : left + ((t - first) / (lastTurn - first)) * (right - left));
+  const y = (p) => bottom - p * (bottom - top);
+  for (const p of [0, 0.5, 1]) {
+    svg.append(svgEl("line", { x1: left, x2: right, y1: y(p), y2: y(p), class: p ? "grid" : "axis" }));
+    svg.append(svgEl("text", { x: left - 4, y: y(p) + 4, "text-anchor": "end" }, `${p * 100}%`));
+  }
+  svg.append(svgEl("line", { x1: left, x2: left, y1: top, y2: bottom, class: "axis" }));
+  svg.append(svgEl("text", { x: left, y: 112 }, `turn ${first}`));
+  if (lastTurn !== first) svg.append(svgEl("text", { x: right, y: 112, "text-anchor": "end" }, `turn ${lastTurn}`));
   last.win.forEach((_, p) => {
-    const pts = odds.map((w, i) => `${x(i).toFixed(1)},${y(w[p] || 0).toFixed(1)}`).join(" ");
-    const line = document.createElementNS(ns, "polyline");
-    line.setAttribute("points", pts);
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", colours[p % colours.length]);
-    line.setAttribute("stroke-width", "2");
-    svg.append(line);
+    const pts = odds.map((o) => [x(o.turn), y(o.win[p] || 0)]);
+    const c = colours[p % colours.length];
+    if (pts.length > 1) svg.append(svgEl("polyline", { points: pts.map((q) => q.map((v) => v.toFixed(1)).join(",")).join(" "), fill: "none", stroke: c, "stroke-width": 2 }));
+    const [lx, ly] = pts[pts.length - 1];
+    svg.append(svgEl("circle", { cx: lx, cy: ly, r: 3.5, fill: c }));
   });
-  $("#odds-note").textContent =
-    last.win.map((w, p) => `${names()[p]} ${(100 * w).toFixed(0)}%`).join(" · ") + ` — ${last.samples} playouts of ${last.bot} bots from the public position`;
+  $("#odds-legend").replaceChildren(
+    ...last.win.map((w, p) => el("li", {}, el("span", { class: `swatch p${p}`, "aria-hidden": "true" }), `${names()[p]} ${(100 * w).toFixed(0)}%`)),
+  );
+  $("#odds-note").textContent = `Each point: ${last.samples} playouts by ${last.bot} bots from the public position · ${odds.length} point${odds.length === 1 ? "" : "s"} so far`;
 }
 
 drawPlayers();
