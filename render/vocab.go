@@ -328,6 +328,14 @@ func plain(msg string, names []string) string {
 	return snakeWord.ReplaceAllStringFunc(msg, func(w string) string { return strings.ReplaceAll(w, "_", " ") })
 }
 
+// Plain readies a server's error message for people: without the Go
+// package prefixes. Unlike a refusal's words it keeps the rest as it is
+// (a rules file's name and field names as they are typed), since the
+// person has to find them in the file.
+func Plain(msg string) string {
+	return packagePrefix.ReplaceAllString(msg, "")
+}
+
 // capital starts a sentence with a capital letter.
 func capital(s string) string {
 	if s != "" && s[0] >= 'a' && s[0] <= 'z' {

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/gopoly/gopoly/lab"
+	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
@@ -185,6 +186,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, code, 
 }
 
 func (s *Server) failWith(w http.ResponseWriter, r *http.Request, status int, p problem) {
+	if p.Refusal == nil { // a refusal's message is worded already
+		p.Message = render.Plain(p.Message)
+	}
 	if wantsJSON(r) {
 		writeJSON(w, status, p)
 		return

@@ -265,6 +265,9 @@ func TestBadFormsChangeNothing(t *testing.T) {
 		if res.StatusCode != tc.code || !strings.Contains(string(data), tc.want) {
 			t.Errorf("%v %q: %d %s, want %d %q", tc.fields, tc.rules, res.StatusCode, data, tc.code, tc.want)
 		}
+		if m := packagePrefix.FindString(string(data)); m != "" { // people read these pages
+			t.Errorf("%v %q: the page shows the package prefix %q: %s", tc.fields, tc.rules, m, data)
+		}
 	}
 	req, _ := http.NewRequest("POST", ts.http.URL+"/games", strings.NewReader("csrf="+ts.csrf+"&seat0=baseline&seat1=baseline"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -276,6 +279,10 @@ func TestBadFormsChangeNothing(t *testing.T) {
 		t.Fatalf("bad forms created %d games", n)
 	}
 }
+
+// packagePrefix is an error's Go package prefix, which people should not
+// read.
+var packagePrefix = regexp.MustCompile(`\b(session|wire|table|agent|monopoly|notation|store): `)
 
 // sseEvents reads server-sent events from the stream until n have come.
 func sseEvents(t *testing.T, url, lastID string, n int) []streamEvent {
