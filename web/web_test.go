@@ -460,6 +460,11 @@ func TestForkTakesASeat(t *testing.T) {
 	if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), map[string]any{"at": 1 << 20}); res.StatusCode != 422 {
 		t.Fatalf("a fork past the end: %d", res.StatusCode)
 	}
+	// A seat the session cannot seat is refused in people's words.
+	res, data = ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), map[string]any{"at": 3, "seats": "baseline,no-such-bot"})
+	if res.StatusCode != 400 || !strings.Contains(string(data), "no-such-bot") || strings.Contains(string(data), "session: ") {
+		t.Errorf("a fork with an unknown bot: %d %s", res.StatusCode, data)
+	}
 	games := ts.games(t)
 	for _, bad := range []map[string]any{{"tkae": 1, "at": 3}, {"take": 1}} {
 		if res, _ := ts.do(t, "POST", "/games/"+l.ID+"/fork", tokenOf(l.Research), bad); res.StatusCode != 400 {
