@@ -20,6 +20,7 @@ import (
 	_ "github.com/gopoly/gopoly/agent/bots"
 	_ "github.com/gopoly/gopoly/agent/personality"
 	"github.com/gopoly/gopoly/deal"
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
@@ -34,8 +35,13 @@ type testServer struct {
 	m    *session.Manager
 }
 
-func newTestServer(t testing.TB) *testServer {
+// newTestServer serves hosts besides its own address (--allowed-hosts).
+func newTestServer(t testing.TB, hosts ...string) *testServer {
 	t.Helper()
+	allowed, err := hostcheck.Parse(hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +51,7 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{Sessions: m, Lab: lm, DealDir: filepath.Join(t.TempDir(), "deal")})
+	s := New(Options{Sessions: m, Lab: lm, DealDir: filepath.Join(t.TempDir(), "deal"), Hosts: allowed})
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
 		lm.Close()
@@ -208,6 +214,7 @@ func TestTokensGuardSeats(t *testing.T) {
 	raw, _ := json.Marshal(cont)
 	req := httptest.NewRequestWithContext(gone, "POST", fmt.Sprintf("/games/%s/answer?at=%d", l.ID, before.Entries), bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
+	req.Host = "127.0.0.1" // as the browser would name the server
 	req.Header.Set("X-Gopoly-CSRF", ts.csrf)
 	req.Header.Set("X-Gopoly-Token", a)
 	rec := httptest.NewRecorder()
@@ -273,6 +280,57 @@ func TestBadFormsChangeNothing(t *testing.T) {
 	}
 	if n := ts.games(t); n != 0 {
 		t.Fatalf("bad forms created %d games", n)
+	}
+}
+
+// TestDNSRebinding sends what a page of evil.example sends once its
+// name points at this server: the lobby (with the anti-forgery token)
+// and a game's state are refused, and so is a form with the token whose
+// Host and Origin are both evil.example; a name given in the allow-list
+// is served.
+func TestDNSRebinding(t *testing.T) {
+	ts := newTestServer(t, "games.example")
+	port := ts.http.URL[strings.LastIndexByte(ts.http.URL, ':')+1:]
+	send := func(method, path, host, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.http.URL+path, strings.NewReader(body))
+		req.Host = host
+		if method == "POST" {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", "http://"+host)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(data)
+	}
+	l, err := ts.Demo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := ts.games(t)
+	evil := "evil.example:" + port
+	for _, path := range []string{"/", "/games/" + l.ID + "/state", "/static/", "/lab"} {
+		if status, body := send("GET", path, evil, ""); status != 403 || strings.Contains(body, ts.csrf) || !strings.Contains(body, "DNS rebinding") {
+			t.Errorf("GET %s with Host %s: %d %.200q, want 403 saying why", path, evil, status, body)
+		}
+	}
+	if status, body := send("POST", "/games", evil, "csrf="+ts.csrf+"&seat0=baseline&seat1=baseline"); status != 403 {
+		t.Errorf("a form with Host and Origin %s: %d %.200q", evil, status, body)
+	}
+	if n := ts.games(t); n != before {
+		t.Fatalf("a rebound page's form made %d games", n-before)
+	}
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "games.example"} {
+		if status, body := send("GET", "/", host, ""); status != 200 || !strings.Contains(body, ts.csrf) {
+			t.Errorf("GET / with Host %s: %d %.200q, want the lobby", host, status, body)
+		}
+	}
+	if status, body := send("POST", "/games", "games.example", "csrf="+ts.csrf+"&seat0=baseline&seat1=baseline"); status >= 400 {
+		t.Errorf("a form of an allowed host: %d %.200q", status, body)
 	}
 }
 
