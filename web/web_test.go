@@ -266,6 +266,8 @@ func TestBadFormsChangeNothing(t *testing.T) {
 		{map[string]string{"seat0": "baseline", "seat1": "human", "preset": "chess"}, "", true, 400, "preset"},
 		{map[string]string{"seat0": "baseline", "seat1": "human"}, "starting_cash: 1500\njail_fine: lots\n", true, 400, "rules.yaml:2: jail_fine"},
 		{map[string]string{"seat0": "baseline", "seat1": "human"}, "", false, 403, "anti-forgery"},
+		{map[string]string{"seat0": "baseline", "seat1": "human", "name0": "Ann", "name1": "ann"}, "", true, 400, `name \"ann\" is taken`},
+		{map[string]string{"seat0": "baseline", "seat1": "human", "name1": "Ann"}, "", true, 400, `name \"Ann\" is taken`}, // seat 1's default name
 	} {
 		res, data := ts.form(t, tc.fields, tc.rules, tc.csrf)
 		if res.StatusCode != tc.code || !strings.Contains(string(data), tc.want) {
@@ -605,8 +607,15 @@ func TestLab(t *testing.T) {
 			t.Errorf("%s: %v %v", p, res.StatusCode, err)
 		}
 	}
-	if res, _ := ts.do(t, "GET", "/lab/"+st.ID+"/plots/..%2f..%2fetc%2fpasswd", "", nil); res.StatusCode == 200 {
-		t.Error("a path out of the run was served")
+	// A path out of the run and an unknown plot are bad requests, not
+	// the server's failure.
+	for _, name := range []string{"..%2f..%2fetc%2fpasswd", "nosuch.svg", "lab.json"} {
+		if res, data := ts.do(t, "GET", "/lab/"+st.ID+"/plots/"+name, "", nil); res.StatusCode != 400 || !strings.Contains(string(data), "no such plot") {
+			t.Errorf("plot %s: %d %s, want 400", name, res.StatusCode, data)
+		}
+	}
+	if res, _ := ts.do(t, "GET", "/lab/nosuch/plots/winrates.svg", "", nil); res.StatusCode != 404 {
+		t.Errorf("a plot of no run: %d, want 404", res.StatusCode)
 	}
 
 	// A tournament from its form: one rotating variant of the entrants.
