@@ -7,8 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -182,15 +180,14 @@ func SimulateEach(ctx context.Context, c Config, each func(i int, r GameResult))
 }
 
 // SimTally sums the games of a simulation as they finish, into what
-// Summarize reports, in memory that does not grow with the games: game
-// lengths are counted by length, which is all the median needs. The zero
-// SimTally is empty and ready to use.
+// Summarize reports, in memory that does not grow with the games (game
+// lengths are counted by length). The zero SimTally is empty and ready
+// to use.
 type SimTally struct {
 	games            int
 	rolls, decisions int64
 	endings          Endings
-	rounds           int64       // summed, for the mean
-	byRounds         map[int]int // games by length in rounds
+	rounds           lengths
 	seatWins         []int
 	faults           []Faults // by seat; nil while no seat is a program
 }
@@ -202,11 +199,7 @@ func (t *SimTally) Add(r GameResult) {
 	t.rolls += r.Rolls
 	t.decisions += r.Decisions
 	t.endings.Add(r.Capped, r.Stalled, r.Winner)
-	t.rounds += int64(r.Rounds)
-	if t.byRounds == nil {
-		t.byRounds = map[int]int{}
-	}
-	t.byRounds[r.Rounds]++
+	t.rounds.add(r.Rounds)
 	if r.Winner >= 0 {
 		if r.Winner >= len(t.seatWins) {
 			t.seatWins = append(t.seatWins, make([]int, r.Winner+1-len(t.seatWins))...)
@@ -234,38 +227,11 @@ func (t *SimTally) Add(r GameResult) {
 // Games returns how many games the tally holds.
 func (t *SimTally) Games() int { return t.games }
 
-// medianRounds returns the median game length, as stats.Median would of
-// every game's.
-func (t *SimTally) medianRounds() float64 {
-	if t.games == 0 {
-		return 0
-	}
-	lengths := slices.Sorted(maps.Keys(t.byRounds))
-	// The k-th shortest game (from 0).
-	nth := func(k int) float64 {
-		for _, l := range lengths {
-			if k < t.byRounds[l] {
-				return float64(l)
-			}
-			k -= t.byRounds[l]
-		}
-		return 0 // not reached: k < games
-	}
-	m := t.games / 2
-	if t.games%2 == 1 {
-		return nth(m)
-	}
-	return (nth(m-1) + nth(m)) / 2
-}
-
 // Summary returns the summary of the games counted, run with c; timing
 // figures are filled by the caller.
 func (t *SimTally) Summary(c Config) Summary {
 	s := Summary{Games: t.games, Rolls: t.rolls, Decisions: t.decisions, Endings: t.endings,
-		RoundsMed: t.medianRounds(), Wins: map[string]int{}, ByBot: map[string]BotWR{}, Seed: c.Seed}
-	if t.games > 0 {
-		s.RoundsMean = float64(t.rounds) / float64(t.games)
-	}
+		RoundsMean: t.rounds.mean(), RoundsMed: t.rounds.median(), Wins: map[string]int{}, ByBot: map[string]BotWR{}, Seed: c.Seed}
 	for seat := range c.Players {
 		w := 0
 		if seat < len(t.seatWins) {

@@ -12,7 +12,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/gopoly/gopoly/chart"
 	"github.com/gopoly/gopoly/stats"
@@ -205,11 +204,13 @@ const (
 	nSums
 )
 
-// variantAcc sums one variant's games.
+// variantAcc sums one variant's games as they are counted, keeping
+// sums and counts, not the games, so that its memory does not grow with
+// their number.
 type variantAcc struct {
 	games            int
 	endings          Endings
-	rounds           []float64
+	rounds           lengths
 	rolls, decisions float64
 	metrics          bool
 	seats            []seatAcc
@@ -217,7 +218,7 @@ type variantAcc struct {
 
 func (a *variantAcc) add(rec *GameRecord) error {
 	a.games++
-	a.rounds = append(a.rounds, float64(rec.Rounds))
+	a.rounds.add(rec.Rounds)
 	a.rolls += float64(rec.Rolls)
 	a.decisions += float64(rec.Decisions)
 	a.endings.Add(rec.Capped, rec.Stalled, rec.Winner)
@@ -277,7 +278,7 @@ func (a *variantAcc) add(rec *GameRecord) error {
 
 func (a *variantAcc) result(v *Variant) VariantSummary {
 	s := VariantSummary{Name: v.Name, Games: a.games, Rotate: v.Rotate, Endings: a.endings,
-		Rounds: distribution(a.rounds)}
+		Rounds: a.rounds.distribution()}
 	per := func(x float64) float64 {
 		if a.games == 0 {
 			return 0
@@ -318,17 +319,6 @@ func (a *variantAcc) result(v *Variant) VariantSummary {
 		s.Seats = append(s.Seats, ss)
 	}
 	return s
-}
-
-func distribution(xs []float64) Distribution {
-	if len(xs) == 0 {
-		return Distribution{}
-	}
-	mean, half := stats.MeanCI(xs)
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return Distribution{Mean: mean, CI95: half, Min: s[0], P10: stats.Quantile(s, 0.1), P25: stats.Quantile(s, 0.25),
-		Median: stats.Median(s), P75: stats.Quantile(s, 0.75), P90: stats.Quantile(s, 0.9), Max: s[len(s)-1]}
 }
 
 // summaryAcc sums up an experiment's games, given in game order. A run

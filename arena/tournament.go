@@ -302,12 +302,13 @@ func (t *Tournament) Play(ctx context.Context, emit func(TournamentGame) error) 
 }
 
 // Tally accumulates a tournament's games, in game order, into its
-// result.
+// result, as they finish: it keeps sums and counts, not the games, so
+// that its memory does not grow with their number.
 type Tally struct {
 	t                *Tournament
 	games            int
 	endings          Endings
-	rounds           []float64
+	rounds           lengths
 	seats, appear    []int   // per name
 	wins             []int64 // per name, in shareUnits
 	seatWins         []int64 // per seat position, in shareUnits
@@ -386,7 +387,7 @@ func (a *Tally) Add(g TournamentGame) error {
 	}
 	a.games++
 	a.endings.Add(g.Capped, g.Stalled, g.Winner)
-	a.rounds = append(a.rounds, float64(g.Rounds))
+	a.rounds.add(g.Rounds)
 	a.rolls += g.Rolls
 	a.decisions += g.Decisions
 	return nil
@@ -474,7 +475,7 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 	s := TournamentSummary{Games: a.games, Players: t.Players, GamesRequested: t.Games, Seed: t.Seed,
 		Entrants: slices.Clone(t.entries), MaxRounds: t.Rules.MaxRounds, SeatCycle: t.SeatCycle(),
 		OrderCycle: t.OrderCycle(), Endings: a.endings,
-		RoundsMean: stats.Mean(a.rounds), RoundsMedian: stats.Median(a.rounds), Resamples: resamples,
+		RoundsMean: a.rounds.mean(), RoundsMedian: a.rounds.median(), Resamples: resamples,
 		Params: t.Params.Written()["all"]}
 	elo, eloCI := a.rating.Bootstrap(resamples, t.Seed)
 	for p, name := range t.names {

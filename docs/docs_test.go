@@ -4,6 +4,7 @@
 package docs
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -206,5 +207,60 @@ func TestReadmeIsShort(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("README.md lacks %q", want)
 		}
+	}
+}
+
+// installCmd is the README's install command: the quick start's
+// binary, stripped.
+const installCmd = `go install -trimpath -ldflags="-s -w" ./cmd/gopoly`
+
+// The README says how to install the binary, and the MCP page's client
+// configuration is JSON a client can start: the binary by an absolute
+// path (clients start servers without the shell's PATH) and the data
+// directory through "env" (nor do they pass its environment).
+func TestInstall(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "## Install") || !strings.Contains(string(readme), installCmd) {
+		t.Errorf("README.md lacks an Install section with %s", installCmd)
+	}
+	page, err := os.ReadFile("mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snippet string
+	for _, block := range fenceRE.FindAllString(string(page), -1) {
+		if strings.HasPrefix(block, "```json") && strings.Contains(block, "mcpServers") {
+			snippet = strings.TrimSuffix(strings.TrimPrefix(block, "```json"), "```")
+			break
+		}
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Command string            `json:"command"`
+			Args    []string          `json:"args"`
+			Env     map[string]string `json:"env"`
+		} `json:"mcpServers"`
+	}
+	d := json.NewDecoder(strings.NewReader(snippet))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&cfg); err != nil {
+		t.Fatalf("mcp.md's client configuration is not the JSON a client reads: %v\n%s", err, snippet)
+	}
+	s, ok := cfg.MCPServers["gopoly"]
+	switch {
+	case !ok:
+		t.Errorf("mcp.md's client configuration has no gopoly server: %s", snippet)
+	case !path.IsAbs(s.Command) || path.Base(s.Command) != "gopoly":
+		t.Errorf("the command %q is not the binary's absolute path", s.Command)
+	case len(s.Args) == 0 || s.Args[0] != "mcp":
+		t.Errorf("the args %q do not start the MCP server", s.Args)
+	case !path.IsAbs(s.Env["GOPOLY_HOME"]):
+		t.Errorf("the env %v does not give GOPOLY_HOME as an absolute path", s.Env)
+	}
+	if !strings.Contains(string(page), installCmd) {
+		t.Errorf("mcp.md does not say how to install the binary (%s)", installCmd)
 	}
 }

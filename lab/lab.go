@@ -56,6 +56,10 @@ var ErrNotFound = errors.New("lab: no such experiment run")
 // stopped (Resume, Delete).
 var ErrBusy = errors.New("lab: the experiment run is running")
 
+// ErrNoPlot is returned for a plot name that is not one of Plots: bad
+// input, not a plot missing from a run.
+var ErrNoPlot = errors.New("lab: no such plot")
+
 // Manager holds the runs of one directory.
 type Manager struct {
 	dir     string
@@ -340,7 +344,7 @@ func (m *Manager) Plot(id, name string) ([]byte, error) {
 		return nil, err
 	}
 	if !slices.Contains(Plots, name) {
-		return nil, fmt.Errorf("lab: no plot %q (plots: %v)", name, Plots)
+		return nil, fmt.Errorf("%w %q (plots: %v)", ErrNoPlot, name, Plots)
 	}
 	data, err := os.ReadFile(filepath.Join(m.path(id), name))
 	if errors.Is(err, os.ErrNotExist) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gopoly/gopoly/internal/hostcheck"
 )
 
 // TokenEnv is the environment variable that holds the HTTP transport's
@@ -29,6 +31,9 @@ type HTTPOptions struct {
 	// Origins are the browser origins allowed besides the server's own
 	// ("http://127.0.0.1:PORT"), such as "http://localhost:5173".
 	Origins []string
+	// Hosts are the Host names served besides the server's own address
+	// (--allowed-hosts).
+	Hosts hostcheck.Hosts
 }
 
 // firstStateless is the first protocol version the SDK serves only
@@ -37,18 +42,21 @@ type HTTPOptions struct {
 const firstStateless = "2026-07-28"
 
 // HTTPHandler returns the streamable HTTP transport. It refuses a
-// browser request from another origin (the MCP specification's defence
+// request for a Host that is not the server's address or o.Hosts, then
+// a browser request from another origin (the MCP specification's defence
 // against DNS rebinding) and, when o.Token is set, a request without it;
 // then it serves a request of protocol 2026-07-28 or later statelessly
 // and an earlier one in its session, so that clients of every version
 // the SDK knows are served.
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	get := func(*http.Request) *mcp.Server { return s.mcp }
-	return &httpGate{
+	// The SDK's own Host check is off: it knows loopback listeners only,
+	// and would refuse the names o.Hosts allows.
+	return o.Hosts.Handler(&httpGate{
 		opt:       o,
-		stateful:  mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: time.Hour}),
-		stateless: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true}),
-	}
+		stateful:  mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: time.Hour, DisableLocalhostProtection: true}),
+		stateless: mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, DisableLocalhostProtection: true}),
+	})
 }
 
 type httpGate struct {

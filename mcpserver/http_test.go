@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
 )
@@ -121,6 +123,51 @@ func TestHTTPOrigin(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != want {
 			t.Errorf("origin %q: status %d, want %d", origin, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestHTTPHost refuses a request whose Host is not the server's address
+// or an allowed host, before anything else (the bearer token included):
+// a DNS-rebinding page's request, whose Host and Origin are both its
+// own name, is refused.
+func TestHTTPHost(t *testing.T) {
+	tb := newTable(t, "")
+	allowed, err := hostcheck.Parse([]string{"games.example"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := tb.serveHTTP(t, mcpserver.HTTPOptions{Token: "s3cret", Hosts: allowed})
+	port := strings.TrimSuffix(endpoint[strings.LastIndexByte(endpoint, ':')+1:], mcpserver.HTTPPath)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for _, c := range []struct {
+		host, token string
+		want        int
+	}{
+		{"evil.example:" + port, "", http.StatusForbidden},
+		{"evil.example:" + port, "s3cret", http.StatusForbidden},
+		{"127.0.0.1:1", "s3cret", http.StatusForbidden},
+		{"127.0.0.1:" + port, "s3cret", http.StatusOK},
+		{"localhost:" + port, "s3cret", http.StatusOK},
+		{"games.example", "s3cret", http.StatusOK},
+		{"games.example", "", http.StatusUnauthorized},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+		req.Host = c.host
+		req.Header.Set("Origin", "http://"+c.host)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.want || c.want == http.StatusForbidden && !strings.Contains(string(data), "DNS rebinding") {
+			t.Errorf("Host %q, token %q: %d %.200q, want %d", c.host, c.token, resp.StatusCode, data, c.want)
 		}
 	}
 }

@@ -183,6 +183,8 @@ func (s *Server) labError(w http.ResponseWriter, r *http.Request, err error) {
 		s.fail(w, r, http.StatusNotFound, "not_found", "no experiment run "+r.PathValue("id"))
 	case errors.Is(err, lab.ErrBusy):
 		s.fail(w, r, http.StatusConflict, "busy", err.Error())
+	case errors.Is(err, lab.ErrNoPlot):
+		s.fail(w, r, http.StatusBadRequest, "no_plot", err.Error())
 	default:
 		s.fail(w, r, http.StatusInternalServerError, "internal", err.Error())
 	}

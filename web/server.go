@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
@@ -42,6 +43,10 @@ type Options struct {
 	Lab      *lab.Manager     // experiments; nil: no lab pages
 	DealDir  string           // Monopoly Deal: game records, and trained policies in policies/; "": none kept
 	Logger   *slog.Logger     // nil: slog.Default()
+	// Hosts are the Host names served besides the server's own address
+	// (--allowed-hosts); a request for any other is refused before
+	// anything is served.
+	Hosts hostcheck.Hosts
 }
 
 // Server serves the pages, the streams and the answers of one session
@@ -49,6 +54,7 @@ type Options struct {
 type Server struct {
 	o      Options
 	mux    *http.ServeMux
+	routes http.Handler // mux, behind the Host check
 	pages  *template.Template
 	csrf   string // the anti-forgery token every state-changing request carries
 	ctx    context.Context
@@ -116,19 +122,21 @@ func New(o Options) *Server {
 	s.mux.HandleFunc("POST /games/{id}/delete", s.guard(s.deleteGame))
 	s.labRoutes()
 	s.dealRoutes()
+	s.routes = o.Hosts.Handler(s.mux)
 	return s
 }
 
 // ServeHTTP implements http.Handler, with the headers every response
 // carries: no framing by other sites, no sniffing, scripts from this
-// server only.
+// server only. A request for a Host that is not this server's is
+// refused before any page or action (DNS rebinding).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer") // seat tokens travel in links
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
-	s.mux.ServeHTTP(w, r)
+	s.routes.ServeHTTP(w, r)
 }
 
 // Close stops the pacers and the streams, and waits for them.

@@ -21,6 +21,7 @@ import (
 	_ "github.com/gopoly/gopoly/agent/bots"
 	_ "github.com/gopoly/gopoly/agent/personality"
 	"github.com/gopoly/gopoly/deal"
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/lab"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
@@ -35,8 +36,13 @@ type testServer struct {
 	m    *session.Manager
 }
 
-func newTestServer(t testing.TB) *testServer {
+// newTestServer serves hosts besides its own address (--allowed-hosts).
+func newTestServer(t testing.TB, hosts ...string) *testServer {
 	t.Helper()
+	allowed, err := hostcheck.Parse(hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, err := store.Open(context.Background(), store.Options{DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +52,7 @@ func newTestServer(t testing.TB) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{Sessions: m, Lab: lm, DealDir: filepath.Join(t.TempDir(), "deal")})
+	s := New(Options{Sessions: m, Lab: lm, DealDir: filepath.Join(t.TempDir(), "deal"), Hosts: allowed})
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
 		lm.Close()
@@ -209,6 +215,7 @@ func TestTokensGuardSeats(t *testing.T) {
 	raw, _ := json.Marshal(cont)
 	req := httptest.NewRequestWithContext(gone, "POST", fmt.Sprintf("/games/%s/answer?at=%d", l.ID, before.Entries), bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
+	req.Host = "127.0.0.1" // as the browser would name the server
 	req.Header.Set("X-Gopoly-CSRF", ts.csrf)
 	req.Header.Set("X-Gopoly-Token", a)
 	rec := httptest.NewRecorder()
@@ -260,6 +267,8 @@ func TestBadFormsChangeNothing(t *testing.T) {
 		{map[string]string{"seat0": "baseline", "seat1": "human", "preset": "chess"}, "", true, 400, "preset"},
 		{map[string]string{"seat0": "baseline", "seat1": "human"}, "starting_cash: 1500\njail_fine: lots\n", true, 400, "rules.yaml:2: jail_fine"},
 		{map[string]string{"seat0": "baseline", "seat1": "human"}, "", false, 403, "anti-forgery"},
+		{map[string]string{"seat0": "baseline", "seat1": "human", "name0": "Ann", "name1": "ann"}, "", true, 400, `name \"ann\" is taken`},
+		{map[string]string{"seat0": "baseline", "seat1": "human", "name1": "Ann"}, "", true, 400, `name \"Ann\" is taken`}, // seat 1's default name
 	} {
 		res, data := ts.form(t, tc.fields, tc.rules, tc.csrf)
 		if res.StatusCode != tc.code || !strings.Contains(string(data), tc.want) {
@@ -283,6 +292,57 @@ func TestBadFormsChangeNothing(t *testing.T) {
 // packagePrefix is an error's Go package prefix, which people should not
 // read.
 var packagePrefix = regexp.MustCompile(`\b(session|wire|table|agent|monopoly|notation|store): `)
+
+// TestDNSRebinding sends what a page of evil.example sends once its
+// name points at this server: the lobby (with the anti-forgery token)
+// and a game's state are refused, and so is a form with the token whose
+// Host and Origin are both evil.example; a name given in the allow-list
+// is served.
+func TestDNSRebinding(t *testing.T) {
+	ts := newTestServer(t, "games.example")
+	port := ts.http.URL[strings.LastIndexByte(ts.http.URL, ':')+1:]
+	send := func(method, path, host, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.http.URL+path, strings.NewReader(body))
+		req.Host = host
+		if method == "POST" {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", "http://"+host)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		data, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(data)
+	}
+	l, err := ts.Demo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := ts.games(t)
+	evil := "evil.example:" + port
+	for _, path := range []string{"/", "/games/" + l.ID + "/state", "/static/", "/lab"} {
+		if status, body := send("GET", path, evil, ""); status != 403 || strings.Contains(body, ts.csrf) || !strings.Contains(body, "DNS rebinding") {
+			t.Errorf("GET %s with Host %s: %d %.200q, want 403 saying why", path, evil, status, body)
+		}
+	}
+	if status, body := send("POST", "/games", evil, "csrf="+ts.csrf+"&seat0=baseline&seat1=baseline"); status != 403 {
+		t.Errorf("a form with Host and Origin %s: %d %.200q", evil, status, body)
+	}
+	if n := ts.games(t); n != before {
+		t.Fatalf("a rebound page's form made %d games", n-before)
+	}
+	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "games.example"} {
+		if status, body := send("GET", "/", host, ""); status != 200 || !strings.Contains(body, ts.csrf) {
+			t.Errorf("GET / with Host %s: %d %.200q, want the lobby", host, status, body)
+		}
+	}
+	if status, body := send("POST", "/games", "games.example", "csrf="+ts.csrf+"&seat0=baseline&seat1=baseline"); status >= 400 {
+		t.Errorf("a form of an allowed host: %d %.200q", status, body)
+	}
+}
 
 // sseEvents reads server-sent events from the stream until n have come.
 func sseEvents(t *testing.T, url, lastID string, n int) []streamEvent {
@@ -560,8 +620,15 @@ func TestLab(t *testing.T) {
 			t.Errorf("%s: %v %v", p, res.StatusCode, err)
 		}
 	}
-	if res, _ := ts.do(t, "GET", "/lab/"+st.ID+"/plots/..%2f..%2fetc%2fpasswd", "", nil); res.StatusCode == 200 {
-		t.Error("a path out of the run was served")
+	// A path out of the run and an unknown plot are bad requests, not
+	// the server's failure.
+	for _, name := range []string{"..%2f..%2fetc%2fpasswd", "nosuch.svg", "lab.json"} {
+		if res, data := ts.do(t, "GET", "/lab/"+st.ID+"/plots/"+name, "", nil); res.StatusCode != 400 || !strings.Contains(string(data), "no such plot") {
+			t.Errorf("plot %s: %d %s, want 400", name, res.StatusCode, data)
+		}
+	}
+	if res, _ := ts.do(t, "GET", "/lab/nosuch/plots/winrates.svg", "", nil); res.StatusCode != 404 {
+		t.Errorf("a plot of no run: %d, want 404", res.StatusCode)
 	}
 	// Its results count the seats from 1, as people do.
 	if res, err := http.Get(ts.http.URL + "/lab/" + st.ID); err == nil {

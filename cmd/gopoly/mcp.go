@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/session"
 	service "github.com/gopoly/gopoly/table"
@@ -25,6 +26,7 @@ func newMCPCmd() *cobra.Command {
 		sf       storeFlags
 		addr     string
 		origins  []string
+		hosts    []string
 		programs bool
 	)
 	cmd := &cobra.Command{
@@ -40,8 +42,10 @@ and get_decision on top.
 By default it speaks JSON-RPC on stdin and stdout, as an MCP client starts
 it ("command": "gopoly", "args": ["mcp"]). --http 127.0.0.1:PORT serves
 streamable HTTP at /mcp instead, to any number of clients; a bare PORT is
-on 127.0.0.1. Browser requests from other origins are refused (add one
-with --allow-origin), and when ` + mcpserver.TokenEnv + ` is set every request
+on 127.0.0.1. A request whose Host is not the address served (a loopback
+name or the address and port it came in on) is refused, against DNS
+rebinding (add names with --allowed-hosts); browser requests from other
+origins are refused (add one with --allow-origin), and when ` + mcpserver.TokenEnv + ` is set every request
 needs "Authorization: Bearer <it>"; an address beyond the loopback
 interface is refused without it.
 
@@ -50,14 +54,18 @@ them, and a restarted server goes on with them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			token := os.Getenv(mcpserver.TokenEnv)
+			allowed, err := hostcheck.Parse(hosts)
+			if err != nil {
+				return usageErr(fmt.Errorf("mcp: %w", err))
+			}
 			if addr != "" {
 				a, err := mcpserver.ListenAddr(addr, token)
 				if err != nil {
 					return usageErr(err)
 				}
 				addr = a
-			} else if len(origins) > 0 {
-				return usageErr(errors.New("mcp: --allow-origin goes with --http"))
+			} else if len(origins) > 0 || len(hosts) > 0 {
+				return usageErr(errors.New("mcp: --allow-origin and --allowed-hosts go with --http"))
 			}
 			players := service.Players(programs, "start gopoly mcp with --allow-programs to let clients seat them")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -85,12 +93,13 @@ them, and a restarted server goes on with them.`,
 			if addr == "" {
 				return srv.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
 			}
-			return serveMCPHTTP(ctx, cmd, srv, addr, mcpserver.HTTPOptions{Token: token, Origins: origins})
+			return serveMCPHTTP(ctx, cmd, srv, addr, mcpserver.HTTPOptions{Token: token, Origins: origins, Hosts: allowed})
 		},
 	}
 	sf.register(cmd)
 	cmd.Flags().StringVar(&addr, "http", "", "serve streamable HTTP on `ADDR` (127.0.0.1:PORT, or PORT) instead of stdio")
 	cmd.Flags().StringSliceVar(&origins, "allow-origin", nil, "with --http: a browser `ORIGIN` allowed besides the server's own (repeatable)")
+	cmd.Flags().StringSliceVar(&hosts, hostcheck.Flag, nil, "with --http: a `HOST` name served besides this server's address (HOST:PORT for one port, * for any; repeatable)")
 	cmd.Flags().BoolVar(&programs, "allow-programs", false, "let clients seat programs (exec:, tcp:, monopyly:), which run commands on this machine")
 	return cmd
 }

@@ -535,7 +535,10 @@ func TestMCPCommandLine(t *testing.T) {
 	}{
 		{[]string{"mcp", "--data", dir, "--http", "0.0.0.0:9"}, "beyond this machine's loopback interface: set GOPOLY_MCP_TOKEN"},
 		{[]string{"mcp", "--data", dir, "--http", "a:b:c"}, "want HOST:PORT"},
-		{[]string{"mcp", "--data", dir, "--allow-origin", "http://x"}, "--allow-origin goes with --http"},
+		{[]string{"mcp", "--data", dir, "--allow-origin", "http://x"}, "--allow-origin and --allowed-hosts go with --http"},
+		{[]string{"mcp", "--data", dir, "--allowed-hosts", "games.example"}, "--allow-origin and --allowed-hosts go with --http"},
+		{[]string{"mcp", "--data", dir, "--http", "9", "--allowed-hosts", "http://games.example"}, `--allowed-hosts "http://games.example": want a host name`},
+		{[]string{"serve", "--data", dir, "--allowed-hosts", "games.example:0"}, `--allowed-hosts "games.example:0": the port`},
 		{[]string{"mcp", "--data", dir, "extra"}, "unknown command"},
 	} {
 		_, stderr, code := inProcess(c.args...)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/session"
 	service "github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/web"
@@ -22,6 +23,7 @@ func newServeCmd() *cobra.Command {
 		sf       storeFlags
 		addr     string
 		demo     bool
+		hosts    []string
 		programs bool
 	)
 	cmd := &cobra.Command{
@@ -32,12 +34,19 @@ machine only). It starts a game of the four personalities and prints its
 link: the board, the table talk, their thoughts (the research view), the
 chances to win, speed controls and a replay scrubber. The lobby (/) starts
 other games, with seats for people, and lists every stored game, those of
-gopoly play and the MCP server included.
+gopoly play and the MCP server included. A request whose Host is not the
+address served (a loopback name or the address and port it came in on)
+is refused, against DNS rebinding: --allowed-hosts adds names, for a
+server reached through a proxy or by its machine's name.
 
 Games are kept in the session store (--data, --db), so a restart loses
 nothing. Ctrl-C stops the server.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			allowed, err := hostcheck.Parse(hosts)
+			if err != nil {
+				return usageErr(fmt.Errorf("serve: %w", err))
+			}
 			players := service.Players(programs, "start gopoly serve with --allow-programs to let the lobby seat them")
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -60,7 +69,7 @@ nothing. Ctrl-C stops the server.`,
 			if err != nil {
 				return err
 			}
-			srv := web.New(web.Options{Sessions: m, Lab: lm, DealDir: filepath.Join(dir, "deal")})
+			srv := web.New(web.Options{Sessions: m, Lab: lm, DealDir: filepath.Join(dir, "deal"), Hosts: allowed})
 			defer srv.Close()
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 			base := "http://" + ln.Addr().String()
@@ -79,6 +88,7 @@ nothing. Ctrl-C stops the server.`,
 	sf.register(cmd)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	cmd.Flags().BoolVar(&demo, "demo", true, "start a game of the four personalities and print its link")
+	cmd.Flags().StringSliceVar(&hosts, hostcheck.Flag, nil, "a `HOST` name served besides this server's address (HOST:PORT for one port, * for any; repeatable)")
 	cmd.Flags().BoolVar(&programs, "allow-programs", false, "let the lobby, forks and the lab seat programs (exec:, tcp:, monopyly:), which run commands on this machine")
 	return cmd
 }
