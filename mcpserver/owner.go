@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,27 +9,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
+
+	"github.com/gopoly/gopoly/session"
 )
 
 // A stdio client is the local user: the process that serves it was
 // started by that user, on that user's data directory. monopoly-mcp's
 // clients never pass tokens, so that the games such a client created
 // would be lost to it at the next start of the server if only the
-// connection remembered them. The data directory therefore keeps a key
-// of the local user's (ownerKeyFile, readable by that user alone) and
-// the games created over stdio, each with a tag made with that key
-// (ownedFile): the next process, started by the same user, finds its
+// connection remembered them. The data directory therefore keeps the
+// games created over stdio (ownedFile), each with a tag made with the
+// directory's key (session.KeyFile, readable by its user alone): the next process, started by the same user, finds its
 // games there and answers for them without tokens. A file of games
 // copied or written without the key claims nothing, and connections
 // over HTTP or in memory never hold games this way: they pass tokens.
 
-// Files of the data directory.
-const (
-	ownerKeyFile = "mcp-owner.key"
-	ownedFile    = "mcp-owned.json"
-)
+// ownedFile lists, in the data directory, the games created over stdio.
+const ownedFile = "mcp-owned.json"
 
 // localOwner is the local user's key and games.
 type localOwner struct {
@@ -40,28 +36,14 @@ type localOwner struct {
 	games map[string]string // game id -> tag
 }
 
-// openOwner reads the key of dir, making one the first time, and the
-// games it holds.
+// openOwner reads the games of dir, tagged with the data directory's
+// key (session.LoadKey: the one that signs exports, made the first time).
 func openOwner(dir string) (*localOwner, error) {
-	o := &localOwner{dir: dir, games: map[string]string{}}
-	path := filepath.Join(dir, ownerKeyFile)
-	text, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		key := make([]byte, 32)
-		rand.Read(key)
-		text = []byte(hex.EncodeToString(key) + "\n")
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("owner key: %w", err)
-		}
-		if err := writeFile(path, text); err != nil {
-			return nil, fmt.Errorf("owner key: %w", err)
-		}
-	} else if err != nil {
-		return nil, fmt.Errorf("owner key: %w", err)
+	key, err := session.LoadKey(dir)
+	if err != nil {
+		return nil, err
 	}
-	if o.key, err = hex.DecodeString(strings.TrimSpace(string(text))); err != nil || len(o.key) < 16 {
-		return nil, fmt.Errorf("owner key %s: not a key gopoly wrote (delete it to make a new one; the games it held then need their tokens)", ownerKeyFile)
-	}
+	o := &localOwner{dir: dir, key: key, games: map[string]string{}}
 	data, err := os.ReadFile(filepath.Join(dir, ownedFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("owned games: %w", err)

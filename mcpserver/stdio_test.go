@@ -18,6 +18,7 @@ import (
 
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
+	"github.com/gopoly/gopoly/session"
 )
 
 // rawStdio is a client that writes and reads JSON-RPC lines itself, as a
@@ -270,7 +271,7 @@ func TestStdioOwnerSurvivesRestart(t *testing.T) {
 	tb.close()
 
 	// Another key: the list of games claims nothing.
-	if err := os.Remove(filepath.Join(dir, "mcp-owner.key")); err != nil {
+	if err := os.Remove(filepath.Join(dir, session.KeyFile)); err != nil {
 		t.Fatal(err)
 	}
 	tb = newTable(t, dir)
