@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/render"
 	"github.com/gopoly/gopoly/session"
+	"github.com/gopoly/gopoly/table"
 	"github.com/gopoly/gopoly/wire"
 )
 
@@ -52,6 +54,7 @@ type State interface {
 // on, and quitting at any point loses nothing.
 type Table struct {
 	s      *session.Session
+	driver *table.Drivers // the bots move while this process holds the game's lease
 	in     *LineReader
 	out    io.Writer
 	log    Log
@@ -77,8 +80,8 @@ var ErrQuit = errors.New("quit")
 func New(s *session.Session, in *LineReader, out io.Writer, research bool, delay time.Duration, newLog func(labels []string) Log) (*Table, error) {
 	setup := s.Setup()
 	tokens := s.Tokens()
-	t := &Table{s: s, in: in, out: out, rules: s.Rules(), names: setup.Names(), people: map[int]string{},
-		delay: delay, width: Width(out)}
+	t := &Table{s: s, driver: table.NewDrivers(slog.New(slog.DiscardHandler)), in: in, out: out, rules: s.Rules(),
+		names: setup.Names(), people: map[int]string{}, delay: delay, width: Width(out)}
 	labels := make([]string, len(setup.Seats))
 	for i, seat := range setup.Seats {
 		labels[i] = seat.Bot
@@ -178,8 +181,11 @@ func (s snapshotState) Position(p int) int { return s.Players[p].Position }
 func (s snapshotState) InJail(p int) bool  { return s.Players[p].InJail }
 
 // Play runs the game until it is over or a person quits (ErrQuit), the
-// bots one answer at a time with the delay between them.
+// bots one answer at a time with the delay between them. While another
+// process drives the game's bots (a server's pacer on the same store),
+// it follows that process's moves instead of making them too.
 func (t *Table) Play(ctx context.Context) error {
+	defer t.driver.Close()
 	for {
 		if err := t.show(); err != nil {
 			return err
@@ -199,8 +205,17 @@ func (t *Table) Play(ctx context.Context) error {
 			}
 			continue
 		}
-		if _, err := t.s.Advance(ctx, 1); err != nil {
-			return err
+		if _, err := t.driver.Advance(ctx, t.s, 1); err != nil {
+			if table.Classify(err).Reason != "driven_elsewhere" {
+				return err
+			}
+			if err := sleep(ctx, table.LeaseTTL/5); err != nil {
+				return err
+			}
+			if err := t.s.Sync(ctx); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := sleep(ctx, t.delay); err != nil {
 			return err
