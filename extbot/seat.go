@@ -154,7 +154,7 @@ func (s *Seat) ask(v monopoly.View, d monopoly.Decision) (agent.Answer, error) {
 		Options: wire.NewOptionsWithout(v, s.omit.options), View: wire.NewState(v),
 		Budget: Budget{DecisionMS: budget.Milliseconds(), GameMS: left.Milliseconds()}}
 	if !s.omit.text {
-		msg.Text = render.Decision(msg.Decision, nil)
+		msg.Text = render.DecisionOf(v, nil)
 	}
 	if s.omit.events {
 		s.pending = s.pending[:0]

@@ -189,7 +189,7 @@ func decisionSection(v monopoly.View, t Table, lastSpeech string) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("You must now decide: %s", d.Kind)
-	line("%s", render.Decision(d, t.Names))
+	line("%s", render.DecisionOf(v, t.Names))
 	line("Your cash: $%d.", v.Cash(me))
 	switch d.Kind {
 	case monopoly.DecisionManage:

@@ -13,6 +13,7 @@ import (
 	"github.com/gopoly/gopoly/llm"
 	"github.com/gopoly/gopoly/llm/llmtest"
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/wire/wiretest"
 )
 
 // TestPromptSections: every call carries the six sections, the rules as
@@ -141,5 +142,37 @@ func TestConfigOverlay(t *testing.T) {
 	want.Rules = 123
 	if c.Budgets != want || def.Budgets.Rules == 123 {
 		t.Errorf("budgets %+v, want the defaults but rules: %+v", c.Budgets, want)
+	}
+}
+
+// TestPromptInJail: before a turn in jail the decision is not put as
+// "Roll the dice", which a player in jail cannot simply do.
+func TestPromptInJail(t *testing.T) {
+	srv := llmtest.New(llmtest.Player)
+	defer srv.Close()
+	cfg, _ := fakeConfig(t, srv, "")
+	llm.Use(cfg)
+	defer llm.Use(llm.DefaultConfig())
+	found := false
+	wiretest.Positions(t, monopoly.DefaultRules(), 20, func(g *monopoly.Game, seed uint64, n int) bool {
+		d := g.Pending()
+		if d.Kind != monopoly.DecisionManage || g.Phase() != monopoly.PhaseBeforeRoll || !g.InJail(d.Player) {
+			return true
+		}
+		a, err := agent.New("llm:shark", d.Player, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.(agent.Talker).Answer(g.View(d.Player), d)
+		calls := srv.Calls()
+		u := calls[len(calls)-1].User()
+		if strings.Contains(u, "Roll the dice") || !strings.Contains(u, "turn in jail") {
+			t.Errorf("seed %d decision %d: in jail the prompt reads:\n%s", seed, n, u)
+		}
+		found = true
+		return false
+	})
+	if !found {
+		t.Fatal("no turn began in jail in 20 games")
 	}
 }

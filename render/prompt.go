@@ -22,6 +22,14 @@ func DecisionIn(snap wire.Snapshot, names []string) string {
 	return decision(snap.Decision, names, inJail(snap, snap.Decision.Player))
 }
 
+// DecisionOf says what v's pending decision asks, as DecisionIn does,
+// for a player who holds the view rather than a snapshot (a language
+// model's prompt, a program's message).
+func DecisionOf(v monopoly.View, names []string) string {
+	d := wire.NewDecision(v)
+	return decision(d, names, d.Player >= 0 && v.InJail(d.Player))
+}
+
 func decision(d wire.Decision, names []string, jailed bool) string {
 	name := func(p int) string { return seatName(names, p) }
 	switch d.Kind {

@@ -67,6 +67,9 @@ func TestPeopleVocabulary(t *testing.T) {
 			}
 			q := render.DecisionIn(snap, names)
 			check(at, "question", q)
+			if of := render.DecisionOf(v, names); of != q {
+				t.Errorf("%s: from the view the question reads %q, from the snapshot %q", at, of, q)
+			}
 			if kind == "manage in jail" && strings.HasPrefix(q, "Roll the dice") {
 				t.Errorf("%s: in jail the question opens %q", at, q)
 			}

@@ -154,7 +154,7 @@ func TestBrowserScrubAndFork(t *testing.T) {
 			for _, p := range then.Players {
 				want = append(want, dollars(p.Cash))
 			}
-			want = append(want, render.Decision(then.Decision, setup.Names()))
+			want = append(want, render.DecisionIn(then, setup.Names()))
 			break
 		}
 	}

@@ -108,7 +108,7 @@ func (s *Server) past(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setup := sess.Setup()
-	writeJSON(w, http.StatusOK, pastView{View: snap, Text: render.Decision(snap.Decision, setup.Names())})
+	writeJSON(w, http.StatusOK, pastView{View: snap, Text: render.DecisionIn(snap, setup.Names())})
 }
 
 // gameState is what the page's scripts redraw from.
