@@ -144,7 +144,21 @@ func (t *Table) Resume() error {
 	fmt.Fprint(t.out, render.Text(p.View))
 	if from < len(all) {
 		fmt.Fprintln(t.out, "\nThe last moves:")
-		t.log.Show(snapshotState(p.View), all[from:])
+	}
+	// Each answer's events with the game as it stood after that answer,
+	// as they were shown when played: a turn's line has the cash of its
+	// start, not of now.
+	for i := from; i < len(all); {
+		j := i + 1
+		for j < len(all) && evs[j].Entry == evs[i].Entry {
+			j++
+		}
+		then, err := t.s.SnapshotAt(t.viewer, evs[i].Entry+1)
+		if err != nil {
+			return err
+		}
+		t.log.Show(snapshotState(then), all[i:j])
+		i = j
 	}
 	return nil
 }

@@ -317,6 +317,15 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 			if !strings.Contains(r.screen.String(), "Resuming after") || !strings.Contains(r.screen.String(), "The last moves:") {
 				t.Errorf("no resume line or no last moves:\n%s", tail(r.screen.String(), 3000))
 			}
+			// The last moves read as they did when played: a turn's line
+			// has the cash of its start.
+			_, last, _ := strings.Cut(r.screen.String(), "The last moves:\n")
+			last, _, _ = strings.Cut(strings.TrimLeft(last, "\n"), "\n\n")
+			for _, line := range turnLine.FindAllString(last, -1) {
+				if !strings.Contains(c.screen.String(), line) {
+					t.Errorf("resumed, the last moves show %q, which the game never showed", line)
+				}
+			}
 			_, got := sessionDigest(t, dir)
 			if got.Digest != want.Digest || got.Entries != want.Entries || n != answers {
 				t.Errorf("resumed game: %d answers, %d entries, digest %s; whole game: %d answers, %d entries, digest %s",
@@ -329,6 +338,9 @@ func TestHumanPlaysWholeGame(t *testing.T) {
 		})
 	}
 }
+
+// turnLine is the log's line that opens a turn: who, cash, where.
+var turnLine = regexp.MustCompile(`(?m)^  \S+  \$[\d,]+  (?:on .*|in jail)$`)
 
 // The menu wraps to the terminal's width ($COLUMNS where the output is
 // not a terminal), each continuation under its option's text.
