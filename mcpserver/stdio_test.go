@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/mcpserver"
 	"github.com/gopoly/gopoly/mcpserver/mcptest"
 	"github.com/gopoly/gopoly/session"
@@ -121,7 +122,11 @@ func TestIDsComeBackAsSent(t *testing.T) {
 // TestHTTPIDsComeBackAsSent is TestIDsComeBackAsSent over HTTP.
 func TestHTTPIDsComeBackAsSent(t *testing.T) {
 	tb := newTable(t, "")
-	h := tb.srv.HTTPHandler(mcpserver.HTTPOptions{})
+	allowed, err := hostcheck.Parse([]string{"example.com"}) // httptest.NewRequest's Host
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := tb.srv.HTTPHandler(mcpserver.HTTPOptions{Hosts: allowed})
 	for _, c := range []struct {
 		id   string
 		code int
