@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gopoly/gopoly/internal/atomicfile"
 	"github.com/gopoly/gopoly/internal/dirlock"
 	"github.com/gopoly/gopoly/internal/jsonerr"
 	"github.com/gopoly/gopoly/monopoly"
@@ -827,11 +828,7 @@ func (w *expWorker) play(e *Experiment, k int) (gameOut, error) {
 // writeFileAtomic writes data to path through a temporary file, so that
 // a crash leaves the old file or the new one.
 func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return nil

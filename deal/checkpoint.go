@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gopoly/gopoly/internal/atomicfile"
 	"github.com/gopoly/gopoly/internal/jsonerr"
 )
 
@@ -390,30 +391,11 @@ func (ck *Checkpoint) Policy() *Policy { return NewPolicy(ck.Tables, ck.Params.R
 // Rules compiles the checkpoint's game configuration.
 func (ck *Checkpoint) Rules() *Rules { return MustRules(ck.Config) }
 
-// WriteFileAtomic writes data to path through a temporary file and a
-// rename, so a crash never leaves a half-written file. The file is
-// readable by all, as os.WriteFile would leave it (a temporary file is
-// made private).
+// WriteFileAtomic writes data to path whole or not at all
+// (atomicfile.Write), readable by all as os.WriteFile would leave it.
 func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("deal: %w", err)
-	}
-	werr := f.Chmod(0o644)
-	if werr == nil {
-		_, werr = f.Write(data)
-	}
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("deal: %w", werr)
 	}
 	return nil
 }

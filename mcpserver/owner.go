@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/gopoly/gopoly/internal/atomicfile"
 	"github.com/gopoly/gopoly/session"
 )
 
@@ -105,27 +106,5 @@ func (o *localOwner) save() error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(o.dir, ownedFile), data)
-}
-
-// writeFile writes data to path for its owner alone, by a rename, so
-// that a crash leaves the old file or the new one.
-func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(filepath.Join(o.dir, ownedFile), data, 0o600)
 }
