@@ -82,6 +82,10 @@ type driver struct {
 	seen    int64         // the store's count of steps asked, as last adopted
 }
 
+// ErrDrivenElsewhere is Advance's refusal while another process holds the
+// game's lease.
+var ErrDrivenElsewhere = errors.New("another process drives this game's bots: watch it, or ask again once it stops")
+
 // NewDrivers returns the drivers of a process, which log their failures
 // to log (nil: slog.Default()).
 func NewDrivers(log *slog.Logger) *Drivers {
@@ -268,8 +272,7 @@ func (d *Drivers) Advance(ctx context.Context, sess *session.Session, max int) (
 			return session.Progress{}, err
 		}
 		if !ok {
-			return session.Progress{}, &Error{Code: CodeConflict, Reason: "driven_elsewhere",
-				Err: errors.New("another process drives this game's bots: watch it, or ask again once it stops")}
+			return session.Progress{}, &Error{Code: CodeConflict, Reason: "driven_elsewhere", Err: ErrDrivenElsewhere}
 		}
 		defer sess.Release(context.WithoutCancel(ctx), d.owner)
 		// The last driver may have played on since this process heard.

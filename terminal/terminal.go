@@ -220,7 +220,7 @@ func (t *Table) Play(ctx context.Context) error {
 			continue
 		}
 		if _, err := t.driver.Advance(ctx, t.s, 1); err != nil {
-			if table.Classify(err).Reason != "driven_elsewhere" {
+			if !errors.Is(err, table.ErrDrivenElsewhere) {
 				return err
 			}
 			if err := sleep(ctx, table.LeaseTTL/5); err != nil {
