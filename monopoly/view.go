@@ -121,6 +121,10 @@ func (v View) PassedGo(p int) bool { return v.g.PassedGo(p) }
 // LastRoll returns the dice of the latest roll.
 func (v View) LastRoll() (int, int) { return v.g.LastRoll() }
 
+// RentDice is the dice total a utility's rent is counted from now
+// (Game.RentDice).
+func (v View) RentDice() int { return v.g.RentDice() }
+
 // Rent returns the rent on sq for a dice total.
 func (v View) Rent(sq, diceTotal int) int { return v.g.Rent(sq, diceTotal) }
 

@@ -28,7 +28,6 @@ func MoveScore(v monopoly.View, d monopoly.Decision, sq, reserve int, value func
 	if sq < d.Square || sq == 0 {
 		score += float64(r.GoSalary) // passes or lands on GO
 	}
-	d1, d2 := v.LastRoll()
 	switch o := v.Owner(sq); {
 	case s.Ownable() && o < 0:
 		if v.Cash(me)-s.Price >= reserve {
@@ -42,7 +41,7 @@ func MoveScore(v monopoly.View, d monopoly.Decision, sq, reserve int, value func
 			score += w
 		}
 	case s.Ownable() && o != me && !v.Mortgaged(sq):
-		score -= float64(v.Rent(sq, d1+d2))
+		score -= float64(v.Rent(sq, v.RentDice()))
 	case s.Kind == monopoly.KindAction:
 		for _, op := range s.Program {
 			switch op.Code {

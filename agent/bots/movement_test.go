@@ -14,25 +14,7 @@ import (
 // movement decision it asks.
 func speedDieMove(t *testing.T, cash int, dice [2]int, face monopoly.SpeedFace, props ...monopolytest.Owned) monopoly.Action {
 	t.Helper()
-	r := monopolytest.Rules(t, "speed_die: true")
-	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1,
-		Players: []monopoly.PlayerSetup{{Cash: cash, PassedGo: true}, {Cash: 1500}}}
-	for _, p := range props {
-		s.Properties = append(s.Properties, monopoly.PropertySetup{Square: monopolytest.Square(t, r, p.Name), Owner: p.Owner, Houses: p.Houses})
-	}
-	g, err := monopoly.NewFromSetup(r, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.ScriptDice([][2]int{dice})
-	g.ScriptSpeedDie([]monopoly.SpeedFace{face})
-	if err := g.Apply(monopoly.Action{Kind: monopoly.ActContinue}); err != nil {
-		t.Fatal(err)
-	}
-	d := g.Pending()
-	if d.Kind != monopoly.DecisionMovement {
-		t.Fatalf("pending %s, want movement", d.Kind)
-	}
+	g, d := speedDieRoll(t, cash, dice, face, props...)
 	a := bots.NewBaseline(bots.BaselineParams()).Decide(g.View(0), d)
 	if err := g.Check(a); err != nil {
 		t.Fatalf("the baseline's move %+v: %v", a, err)
@@ -80,5 +62,43 @@ func TestBaselineMovement(t *testing.T) {
 				t.Errorf("moved to %s, want %s", r.Squares[a.Arg].Name, tc.want)
 			}
 		})
+	}
+}
+
+// speedDieRoll is speedDieMove's position: the game, and the movement
+// decision pending after the throw.
+func speedDieRoll(t *testing.T, cash int, dice [2]int, face monopoly.SpeedFace, props ...monopolytest.Owned) (*monopoly.Game, monopoly.Decision) {
+	t.Helper()
+	r := monopolytest.Rules(t, "speed_die: true")
+	s := monopoly.Setup{HouseSupply: -1, HotelSupply: -1, Seed: 1,
+		Players: []monopoly.PlayerSetup{{Cash: cash, PassedGo: true}, {Cash: 1500}}}
+	for _, p := range props {
+		s.Properties = append(s.Properties, monopoly.PropertySetup{Square: monopolytest.Square(t, r, p.Name), Owner: p.Owner, Houses: p.Houses})
+	}
+	g, err := monopoly.NewFromSetup(r, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.ScriptDice([][2]int{dice})
+	g.ScriptSpeedDie([]monopoly.SpeedFace{face})
+	if err := g.Apply(monopoly.Action{Kind: monopoly.ActContinue}); err != nil {
+		t.Fatal(err)
+	}
+	d := g.Pending()
+	if d.Kind != monopoly.DecisionMovement {
+		t.Fatalf("pending %s, want movement", d.Kind)
+	}
+	return g, d
+}
+
+// After triples a move may end on an opponent's utility; its rent is
+// counted from all three dice, as the engine charges it, not from the
+// white dice alone.
+func TestMoveScoreUtilityRentThreeDice(t *testing.T) {
+	g, d := speedDieRoll(t, 1500, [2]int{4, 4}, 4, monopolytest.Owned{Name: "Electric Company", Owner: 1})
+	v := g.View(0)
+	sq := monopolytest.Square(t, v.Rules(), "Electric Company")
+	if got, want := bots.MoveScore(v, d, sq, 0, nil), -float64(v.Rent(sq, 12)); got != want {
+		t.Errorf("moving onto Electric Company after 4+4 and a speed-die 4 scores %v, want %v (rent on 12)", got, want)
 	}
 }
