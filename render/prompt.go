@@ -34,14 +34,9 @@ func decision(d wire.Decision, names []string, jailed bool) string {
 	name := func(p int) string { return seatName(names, p) }
 	switch d.Kind {
 	case monopoly.DecisionManage:
-		next := "Roll the dice"
-		switch {
-		case d.Phase == monopoly.PhaseAfterRoll && d.RollsAgain:
-			next = "Roll again (doubles)"
-		case d.Phase == monopoly.PhaseAfterRoll:
-			next = "End your turn"
-		case jailed:
-			next = "Go on to your turn in jail (pay the fine, use a card or roll for doubles)"
+		next := goOn(d, jailed)
+		if jailed && d.Phase != monopoly.PhaseAfterRoll {
+			next += " (pay the fine, use a card or roll for doubles)"
 		}
 		return fmt.Sprintf("%s, or first build, sell, mortgage, lift a mortgage or propose a trade (%s left).", next, plural(d.ProposalsLeft, "proposal"))
 	case monopoly.DecisionJail:

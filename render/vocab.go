@@ -66,7 +66,7 @@ func Label(r *monopoly.Rules, snap wire.Snapshot, a monopoly.Action) string {
 	d := snap.Decision
 	switch a.Kind {
 	case monopoly.ActContinue:
-		return goOn(snap, a.Player)
+		return goOn(snap.Decision, inJail(snap, a.Player))
 	case monopoly.ActBuild:
 		what := "a house"
 		if a.Arg >= 0 && a.Arg < len(snap.Board) && snap.Board[a.Arg].Houses >= r.MaxHouses {
@@ -206,16 +206,15 @@ func whose(snap wire.Snapshot, sq, mover int) string {
 	return " (" + snapshot(snap).playerName(s.Owner) + "'s)"
 }
 
-// goOn is what going on does for seat p in snap: roll, roll again, end
-// the turn, or face the jail turn.
-func goOn(snap wire.Snapshot, p int) string {
-	d := snap.Decision
+// goOn is what going on does at d, for a player jailed or not: roll,
+// roll again, end the turn, or face the jail turn.
+func goOn(d wire.Decision, jailed bool) string {
 	switch {
 	case d.Phase == monopoly.PhaseAfterRoll && d.RollsAgain:
 		return "Roll again (doubles)"
 	case d.Phase == monopoly.PhaseAfterRoll:
 		return "End your turn"
-	case inJail(snap, p):
+	case jailed:
 		return "Go on to your turn in jail"
 	}
 	return "Roll the dice"
