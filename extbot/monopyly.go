@@ -144,7 +144,10 @@ func monopylyCommand(s Spec) (argv, env []string, dir string, err error) {
 	}
 	// Bytecode is kept, for a quick start, but in gopoly's cache rather
 	// than beside the user's files.
-	env = []string{"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX=" + filepath.Join(cacheDir(), "gopoly", "pycache")}
+	// A fixed hash seed keeps the iteration order of the AI's sets of
+	// strings the same from run to run: with random seeded from the
+	// seat's seed (host.py), the same run seed plays the same games.
+	env = []string{"PYTHONDONTWRITEBYTECODE=", "PYTHONPYCACHEPREFIX=" + filepath.Join(cacheDir(), "gopoly", "pycache"), "PYTHONHASHSEED=0"}
 	return argv, env, dir, nil
 }
 

@@ -1,6 +1,8 @@
 package extbot_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/extbot"
+	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
@@ -344,5 +347,48 @@ func TestMonopylyWorkDir(t *testing.T) {
 	if _, err := os.Stat("trader.txt"); err == nil {
 		os.Remove("trader.txt")
 		t.Error("the AI wrote trader.txt where gopoly runs")
+	}
+}
+
+// A contest AI that draws from Python's random plays the same game twice
+// from the same seed: the host seeds random from the seat's seed
+// (start.seed), so tournaments against contest AIs replay. Another seed
+// for the seats alone, the board's dice unchanged, plays another game.
+func TestMonopylySeeded(t *testing.T) {
+	python(t)
+	r := monopolytest.Rules(t, "max_rounds: 40")
+	game := func(seed, seatSeed uint64) []byte {
+		t.Helper()
+		var agents []agent.Agent
+		defer func() { agent.CloseAll(agents) }()
+		for i, b := range []string{"monopyly:testdata/AIs/Gambler", "monopyly:testdata/AIs/Gambler", "baseline"} {
+			a, err := agent.New(b, i, agent.SeatSeed(seatSeed, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			agents = append(agents, a)
+		}
+		g := monopoly.New(r, len(agents), seed)
+		d := agent.Driver{Agents: agents}
+		if _, _, err := d.Run(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range agents[:2] {
+			if st := a.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 || st.TotalRetirements > 0 {
+				t.Fatalf("seat %d: %d fallback answers, %d retirements", i, st.TotalFallbacks, st.TotalRetirements)
+			}
+		}
+		b, err := g.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first, again, other := game(7, 7), game(7, 7), game(7, 8)
+	if !bytes.Equal(first, again) {
+		t.Error("the same seeds played two different games")
+	}
+	if bytes.Equal(first, other) {
+		t.Error("other seat seeds played the same game: the AIs' random did not follow start.seed")
 	}
 }

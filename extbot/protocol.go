@@ -39,11 +39,15 @@ type Budget struct {
 
 // Start opens a game: the handshake. The program answers with Ready.
 type Start struct {
-	Type     string          `json:"type"`     // "start"
-	Protocol int             `json:"protocol"` // Version
-	Game     int             `json:"game"`     // games started on this connection, from 1; every later message of the game carries it
-	Seat     int             `json:"seat"`     // the program's seat, from 0
-	Players  int             `json:"players"`  // seats at the table
+	Type     string `json:"type"`     // "start"
+	Protocol int    `json:"protocol"` // Version
+	Game     int    `json:"game"`     // games started on this connection, from 1; every later message of the game carries it
+	Seat     int    `json:"seat"`     // the program's seat, from 0
+	Players  int    `json:"players"`  // seats at the table
+	// Seed is the seat's seed for this game: a program that draws random
+	// numbers may seed its generator from it, so that the same run seed
+	// plays the same games (the Monopyly host seeds Python's random).
+	Seed     uint64          `json:"seed"`
 	Names    []string        `json:"names"`    // the players' names, by seat
 	Bot      string          `json:"bot"`      // the seat's bot name, such as "exec:python3 bot.py"
 	Fallback string          `json:"fallback"` // the bot that answers when the program does not

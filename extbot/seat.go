@@ -241,7 +241,7 @@ func (s *Seat) handshake(v monopoly.View) error {
 	if err != nil {
 		return fatal("extbot: rules: %v", err)
 	}
-	msg := Start{Type: TypeStart, Protocol: Version, Game: s.games, Seat: s.seat, Players: v.Players(),
+	msg := Start{Type: TypeStart, Protocol: Version, Game: s.games, Seat: s.seat, Players: v.Players(), Seed: s.seed,
 		Names: defaultNames(v.Players()), Bot: s.spec.Name, Fallback: s.spec.Fallback, Strikes: s.spec.Strikes,
 		Budget: Budget{DecisionMS: s.spec.Decision.Milliseconds(), GameMS: s.spec.Game.Milliseconds()},
 		Rules:  rules, Board: wire.NewBoard(s.rules), Schemas: wire.AnswerSchemas()}

@@ -47,6 +47,7 @@ caught: the host stops, and gopoly's fallback plays the seat.
 import importlib.util
 import inspect
 import os
+import random
 import sys
 import traceback
 
@@ -213,6 +214,10 @@ class Host(gopoly_bot.Bot):
     # --- the game ---------------------------------------------------------
 
     def start(self, game):
+        # Contest AIs draw from Python's random: seeded from the seat's
+        # seed, the same run seed plays the same games.
+        if game.get("seed") is not None:
+            random.seed(game["seed"])
         self.seat = game["seat"]
         self.rules = game["rules"]
         self.sealed = self.rules.get("deal_protocol") == "sealed"

@@ -1,0 +1,1 @@
+from .gambler_ai import GamblerAI
