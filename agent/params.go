@@ -48,6 +48,12 @@ type Params struct {
 	JailLeaveUnowned int     `yaml:"jail_leave_unowned" json:"jail_leave_unowned" range:"[0, 1000]"` // leave jail at once while this many properties are unowned
 	RichFactor       float64 `yaml:"rich_factor" json:"rich_factor" range:"[0, 1000]"`               // lift mortgages once cash exceeds this many cash reserves
 	RetryTurns       int     `yaml:"retry_turns" json:"retry_turns" range:"[0, 1e6]"`                // turns before re-proposing a rejected trade
+	// GroupRounds is how many rounds of a colour group's developed rent
+	// it counts, for its live opponents, when the group is completed or
+	// given up (at most the rounds the round limit leaves); 0 counts
+	// worth.Horizon opponent turns, about what is left of a game among
+	// players who trade groups.
+	GroupRounds int `yaml:"group_rounds" json:"group_rounds" range:"[0, 1e6]"`
 
 	// Planning (000's planning_* parameters), read by the planning and
 	// adaptive players (package planning).

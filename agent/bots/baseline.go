@@ -29,7 +29,7 @@ func BaselineParams() agent.Params {
 // BaselineKnobs are the parameters the baseline reads, by YAML name.
 func BaselineKnobs() []string {
 	return []string{"cash_reserve", "complete_reserve", "build_reserve", "trade_reserve", "bid_completes", "bid_blocks",
-		"stretch_budget", "valuation_bias", "property_weight", "jail_leave_unowned", "rich_factor", "retry_turns"}
+		"stretch_budget", "valuation_bias", "property_weight", "jail_leave_unowned", "rich_factor", "retry_turns", "group_rounds"}
 }
 
 // Baseline is a sound, fast rule-based player: it buys while it keeps a
@@ -246,7 +246,9 @@ func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
 			continue
 		}
 		after := before.Give(1<<sq, p)
-		d := bias*t.Stakes(&before, &after, p, 1<<sq) +
+		pr := b.prospect(v, p, p == me)
+		pr.Budget -= price
+		d := bias*t.Stakes(&before, &after, p, 1<<sq, pr) +
 			worth.IncomeTurns(v, p)*(t.Income(after[p])-t.Income(before[p]))
 		if p == me {
 			stake = max(stake, b.stretch()*d)
@@ -287,7 +289,7 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	if b.groups.near != 0 && v.Phase() == monopoly.PhaseBeforeRoll && b.triedTurn != v.Turn() && v.ProposalsLeft(me) > 0 {
 		b.triedTurn = v.Turn()
 		nt := &b.noTrade
-		if key := ownership(v); nt.stale(v, key, cash) {
+		if key := b.ownership(v); nt.stale(v, key, cash) {
 			if o, ok := b.findTrade(v, me); ok {
 				b.offer = o
 				nt.key = 0
@@ -576,7 +578,14 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 	before := worth.HoldingsOf(v)
 	after := before.Move(in, other, me).Move(out, me, other)
 	t := b.table(r)
-	gain += bias * (b.stretch()*t.Stakes(&before, &after, me, in|out) - t.Stakes(&before, &after, other, in|out))
+	cash := float64(o.GiveCash - o.GetCash) // to the target
+	if me == int(o.From) {
+		cash = -cash
+	}
+	mine, theirs := b.prospect(v, me, true), b.prospect(v, other, false)
+	mine.Budget += cash
+	theirs.Budget -= cash
+	gain += bias * (b.stretch()*t.Stakes(&before, &after, me, in|out, mine) - t.Stakes(&before, &after, other, in|out, theirs))
 	gain += worth.IncomeTurns(v, me)*(t.Income(after[me])-t.Income(before[me])) -
 		worth.IncomeTurns(v, other)*(t.Income(after[other])-t.Income(before[other]))/2
 	gain += trade.JailCardValue * float64(bits.OnesCount8(cardsIn)-bits.OnesCount8(cardsOut))
@@ -589,7 +598,7 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 // (Buildings move the rents a player may owe, and so what cash is worth
 // to it; the turns shrink every round near the round limit, and when a
 // player goes bankrupt.)
-func ownership(v monopoly.View) uint64 {
+func (b *Baseline) ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
 		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
@@ -597,6 +606,9 @@ func ownership(v monopoly.View) uint64 {
 	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
 	h = (h ^ uint64(worth.IncomeTurns(v, v.Me()))) * 0x100000001b3
+	if b.P.GroupRounds > 0 {
+		h = (h ^ uint64(worth.OpponentTurns(v, v.Me(), b.P.GroupRounds))) * 0x100000001b3
+	}
 	return h | 1 // never 0, which means "no search recorded"
 }
 
@@ -630,4 +642,24 @@ func Unowned(v monopoly.View) int {
 		}
 	}
 	return n
+}
+
+// prospect is what seat p can make of a colour group as the player
+// deciding in v sees it. By default every group is worth its Monopoly
+// worth (worth.Horizon turns, fully built). With GroupRounds set, the
+// rent is counted over GroupRounds rounds of p's live opponents, and with
+// the houses its own cash buys when p is that player and the valuation
+// its own (valuer), as if it could build at once otherwise: a rival short
+// of cash now may not be when it builds, and so what it asks and offers
+// rises with the player's own cash alone, which its trade memo keys.
+func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect {
+	pr := worth.Prospect{Budget: math.Inf(1), Turns: worth.Horizon}
+	if b.P.GroupRounds == 0 {
+		return pr
+	}
+	pr.Turns = worth.OpponentTurns(v, p, b.P.GroupRounds)
+	if valuer && p == v.Me() {
+		pr.Budget = worth.Budget(v, p)
+	}
+	return pr
 }

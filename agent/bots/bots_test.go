@@ -525,3 +525,29 @@ func TestRegistry(t *testing.T) {
 		t.Fatal("unknown bot accepted")
 	}
 }
+
+// group_rounds: counting a group's rent over the game still to play, the
+// baseline asks far more for the street that completes a rival's group
+// (here the browns, whose three houses do not repay themselves in 36
+// opponent turns but do over a long game), and pays more for its own last
+// street, unless paying would leave it too little cash to build on it.
+func TestBaselineGroupRounds(t *testing.T) {
+	long := with(func(p *agent.Params) { p.GroupRounds = 100 })
+	g := redPosition(t, 1500, monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0}, monopolytest.Owned{Name: "Baltic Avenue", Owner: 1})
+	med := uint64(1) << monopolytest.Square(t, g.Rules(), "Mediterranean Avenue")
+	short, longer := leastTaken(t, g, med, bots.BaselineParams()), leastTaken(t, g, med, long)
+	if longer < 3*short {
+		t.Errorf("sells the last brown for $%d counting 100 rounds, for $%d by default", longer, short)
+	}
+
+	r := g.Rules()
+	illinois := uint64(1) << monopolytest.Square(t, r, "Illinois Avenue")
+	reds := []monopolytest.Owned{{Name: "Indiana Avenue", Owner: 0}, {Name: "Kentucky Avenue", Owner: 0}, {Name: "Illinois Avenue", Owner: 1}}
+	rich, poor := redPosition(t, 3000, reds...), redPosition(t, 1400, reds...)
+	if a, b := mostPaid(t, rich, illinois, long), mostPaid(t, rich, illinois, bots.BaselineParams()); a <= b {
+		t.Errorf("with $3,000, pays $%d for the last red counting 100 rounds, $%d by default", a, b)
+	}
+	if a, b := mostPaid(t, poor, illinois, long), mostPaid(t, poor, illinois, bots.BaselineParams()); a >= b {
+		t.Errorf("with $1,400, pays $%d for the last red counting 100 rounds, $%d by default", a, b)
+	}
+}

@@ -9,8 +9,10 @@
 package worth
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/gopoly/gopoly/internal/weakcache"
 	"github.com/gopoly/gopoly/monopoly"
@@ -27,6 +29,10 @@ const Horizon = 36
 type Table struct {
 	r        *monopoly.Rules
 	monopoly [monopoly.MaxSquares]float64 // by group index
+	// rent is, by group index, the rent a whole group earns per opponent
+	// turn with h houses on it (h up to DevLevel per street), built
+	// evenly with the busiest streets first.
+	rent     [monopoly.MaxSquares][]float64
 	land     *Landing
 	railroad uint64 // the railroads, as a mask
 	utility  uint64 // the utilities, as a mask
@@ -60,8 +66,37 @@ func measureGroups(r *monopoly.Rules) *Table {
 		}
 		build := float64(DevLevel * len(g.Squares) * g.HouseCost)
 		gw.monopoly[gi] = max(prices, Horizon*rent-build)
+		gw.rent[gi] = builtRent(r, m, g)
 	}
 	return gw
+}
+
+// builtRent is the per-turn rent of group g with 0 to DevLevel houses a
+// street, built evenly (7.3), each next house on the busiest street among
+// the least built; unbuilt, a whole group earns double rent.
+func builtRent(r *monopoly.Rules, m *Landing, g *monopoly.Group) []float64 {
+	sqs := slices.Clone(g.Squares)
+	for _, sq := range sqs {
+		if s := &r.Squares[sq]; s.Kind != monopoly.KindStreet || len(s.Rent) <= DevLevel {
+			return nil
+		}
+	}
+	slices.SortStableFunc(sqs, func(a, b int) int { return cmp.Compare(m.Prob[b], m.Prob[a]) })
+	out := make([]float64, DevLevel*len(sqs)+1)
+	for h := range out {
+		for i, sq := range sqs {
+			level := h / len(sqs)
+			if i < h%len(sqs) {
+				level++
+			}
+			rent := r.Squares[sq].Rent[level]
+			if level == 0 {
+				rent *= 2
+			}
+			out[h] += m.PerTurn(sq, rent)
+		}
+	}
+	return out
 }
 
 // Monopoly is what owning street group gi whole is worth: the rent its
@@ -74,6 +109,48 @@ func (t *Table) Monopoly(gi int) float64 { return t.monopoly[gi] }
 
 // Monopoly is Of(r).Monopoly(gi).
 func Monopoly(r *monopoly.Rules, gi int) float64 { return Of(r).monopoly[gi] }
+
+// Developed is what owning street group gi whole is worth to a holder
+// with prospect pr: the rent it earns over pr.Turns opponent turns with
+// as many houses as pr.Budget buys (up to DevLevel a street), less the
+// houses, and never less than the group's printed prices. With the cash
+// for every house and Horizon turns it is the Monopoly worth. Counted
+// over the rest of a long game, it is far more: where nobody trades, the
+// first group built may earn for hundreds of rounds, and selling the
+// street that completes it at a few times its price loses the game. And
+// two players completing groups in one swap gain unequally when one of
+// them has the cash to build and the other has spent it.
+func (t *Table) Developed(gi int, pr Prospect) float64 {
+	g := &t.r.Groups[gi]
+	best := 0.0
+	for _, sq := range g.Squares {
+		best += float64(t.r.Squares[sq].Price)
+	}
+	rent := t.rent[gi]
+	most := len(rent) - 1
+	if g.HouseCost > 0 {
+		most = int(min(float64(most), max(0, pr.Budget)/float64(g.HouseCost)))
+	}
+	if most == len(rent)-1 && pr.Turns == Horizon {
+		return t.monopoly[gi] // by definition, and to the last bit
+	}
+	for h := 0; h <= most; h++ {
+		best = max(best, pr.Turns*rent[h]-float64(h*g.HouseCost))
+	}
+	return best
+}
+
+// Prospect is what a player can make of a colour group: the cash it can
+// put into houses (Budget) and the opponent turns over which it collects
+// rent (worth.Horizon, or OpponentTurns).
+type Prospect struct {
+	Budget, Turns float64
+}
+
+// Budget is what player p could spend on houses now: its cash. (Players
+// seldom mortgage the rest of their holdings to build: the baseline does
+// not, and neither do the contest AIs it was measured against.)
+func Budget(v monopoly.View, p int) float64 { return float64(v.Cash(p)) }
 
 // Share is how much of a street group's Monopoly worth holding the squares
 // of owned (of the group gi) gives a player, given the squares of the
@@ -127,9 +204,14 @@ func (h *Holdings) all() uint64 {
 }
 
 // GroupStake is what player p's holdings h in street group gi are worth
-// to it through the group (its Share of Monopoly).
-func (t *Table) GroupStake(h *Holdings, p, gi int) float64 {
-	return Share(t.r, gi, h[p], h.all()&^h[p]) * t.monopoly[gi]
+// to it, with prospect pr, through the group: its Share of the group
+// Developed.
+func (t *Table) GroupStake(h *Holdings, p, gi int, pr Prospect) float64 {
+	share := Share(t.r, gi, h[p], h.all()&^h[p])
+	if share == 0 {
+		return 0
+	}
+	return share * t.Developed(gi, pr)
 }
 
 // Move returns the holdings after the squares of mask pass from player
@@ -148,12 +230,13 @@ func (h Holdings) Give(mask uint64, to int) Holdings {
 }
 
 // Stakes is the change, from before to after, in what every street group
-// touched by mask is worth through the group to player p.
-func (t *Table) Stakes(before, after *Holdings, p int, mask uint64) float64 {
+// touched by mask is worth through the group to player p, whose prospect
+// after the change is pr.
+func (t *Table) Stakes(before, after *Holdings, p int, mask uint64, pr Prospect) float64 {
 	d := 0.0
 	for gs := groupsOf(t.r, mask); gs != 0; gs &= gs - 1 {
 		gi := bits.TrailingZeros64(gs)
-		d += t.GroupStake(after, p, gi) - t.GroupStake(before, p, gi)
+		d += t.GroupStake(after, p, gi, pr) - t.GroupStake(before, p, gi, pr)
 	}
 	return d
 }
@@ -261,10 +344,13 @@ func rentAt(t []int, n int) int {
 const IncomeRounds = 100
 
 // IncomeTurns is the number of opponent turns over which player p counts
-// unbuilt rent in v: its live opponents for IncomeRounds rounds, or for
-// the rounds the rules' round limit leaves.
-func IncomeTurns(v monopoly.View, p int) float64 {
-	rounds := IncomeRounds
+// unbuilt rent in v: OpponentTurns over IncomeRounds.
+func IncomeTurns(v monopoly.View, p int) float64 { return OpponentTurns(v, p, IncomeRounds) }
+
+// OpponentTurns is the number of turns player p's live opponents play in
+// the next rounds rounds of v, or in the rounds the rules' round limit
+// leaves.
+func OpponentTurns(v monopoly.View, p, rounds int) float64 {
 	if lim := v.Rules().MaxRounds; lim > 0 {
 		rounds = min(rounds, max(0, lim-v.Round()))
 	}

@@ -100,10 +100,10 @@ func TestStakes(t *testing.T) {
 	after := before.Move(sq("New York Avenue"), 0, 1)
 	tb := Of(r)
 	gi := r.Squares[monopolytest.Square(t, r, "New York Avenue")].Group
-	if got, want := tb.Stakes(&before, &after, 1, sq("New York Avenue")), 0.8*tb.Monopoly(gi); got != want {
+	if got, want := tb.Stakes(&before, &after, 1, sq("New York Avenue"), Prospect{Budget: 1e6, Turns: Horizon}), 0.8*tb.Monopoly(gi); got != want {
 		t.Errorf("the buyer's stake rises by %.1f, want %.1f", got, want)
 	}
-	if got := tb.Stakes(&before, &after, 0, sq("New York Avenue")); got != 0 {
+	if got := tb.Stakes(&before, &after, 0, sq("New York Avenue"), Prospect{Budget: 1e6, Turns: Horizon}); got != 0 {
 		t.Errorf("the seller's stake changes by %.1f, want 0 (one of three, the rest held by another)", got)
 	}
 }
@@ -169,5 +169,50 @@ func TestIncomeTurns(t *testing.T) {
 		if got := IncomeTurns(g.View(0), 0); got != c.want {
 			t.Errorf("%q at round %d: %v opponent turns, want %v", c.doc, g.Round(), got, c.want)
 		}
+	}
+}
+
+// A group is worth what its holder can make of it: its printed prices to
+// a holder with no cash for houses, more as the cash buys more houses, its
+// Monopoly worth once three houses a street are paid for, and more over
+// more turns. With $900 to spend the oranges ($100 houses) are worth more
+// than the dark blues ($200 houses), though the dark blues earn more
+// built.
+func TestDeveloped(t *testing.T) {
+	r := monopoly.DefaultRules()
+	tb := Of(r)
+	for gi, g := range r.Groups {
+		if r.Squares[g.Squares[0]].Kind != monopoly.KindStreet {
+			continue
+		}
+		prices := 0
+		for _, sq := range g.Squares {
+			prices += r.Squares[sq].Price
+		}
+		if got := tb.Developed(gi, Prospect{Budget: 0, Turns: Horizon}); got != float64(prices) {
+			t.Errorf("%s with no cash for houses: $%.0f, want its prices $%d", g.Name, got, prices)
+		}
+		last := 0.0
+		for budget := 0.0; budget <= float64(4*len(g.Squares)*g.HouseCost); budget += float64(g.HouseCost) {
+			got := tb.Developed(gi, Prospect{Budget: budget, Turns: Horizon})
+			if got < last {
+				t.Errorf("%s: $%.0f with $%.0f to build, $%.0f with less", g.Name, got, budget, last)
+			}
+			last = got
+		}
+		if last != tb.Monopoly(gi) {
+			t.Errorf("%s with cash for every house: $%.0f, want its Monopoly worth $%.0f", g.Name, last, tb.Monopoly(gi))
+		}
+		if long := tb.Developed(gi, Prospect{Budget: math.Inf(1), Turns: 300}); long <= tb.Monopoly(gi) && tb.Monopoly(gi) > float64(prices) {
+			t.Errorf("%s over 300 turns: $%.0f, no more than over %d", g.Name, long, Horizon)
+		}
+	}
+	group := func(name string) int { return r.Squares[monopolytest.Square(t, r, name)].Group }
+	orange, blue := group("New York Avenue"), group("Boardwalk")
+	if o, b := tb.Developed(orange, Prospect{Budget: 900, Turns: Horizon}), tb.Developed(blue, Prospect{Budget: 900, Turns: Horizon}); o <= b {
+		t.Errorf("with $900 to build: oranges $%.0f, dark blues $%.0f", o, b)
+	}
+	if o, b := tb.Monopoly(orange), tb.Monopoly(blue); o >= b {
+		t.Errorf("built: oranges $%.0f, dark blues $%.0f; the test assumes the dark blues earn more", o, b)
 	}
 }
