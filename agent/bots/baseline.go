@@ -50,6 +50,8 @@ type Baseline struct {
 	P          agent.Params
 	triedTurn  int     // the turn in which it last looked for a trade
 	rejectedAt [64]int // turn a proposal for a square was last rejected
+	refused    int     // its proposals refused this game
+	accepted   int     // its proposals accepted this game
 	pending    monopoly.TradeOffer
 	offer      monopoly.TradeOffer // the proposal being made (Action points at it)
 
@@ -304,9 +306,12 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	// Remember how the last proposal went: a rejected offer is not made
 	// again for a while.
 	if b.pending.GetSquares != 0 && v.OwnedMask(me)&b.pending.GetSquares == 0 {
+		b.refused++
 		for m := b.pending.GetSquares; m != 0; m &= m - 1 {
 			b.rejectedAt[bits.TrailingZeros64(m)] = v.Turn()
 		}
+	} else if b.pending.GetSquares != 0 {
+		b.accepted++
 	}
 	b.pending = monopoly.TradeOffer{}
 	if b.idleAt(v, owned, cash) {
@@ -606,8 +611,8 @@ func (b *Baseline) ownership(v monopoly.View) uint64 {
 	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
 	h = (h ^ uint64(worth.IncomeTurns(v, v.Me()))) * 0x100000001b3
-	if b.P.GroupRounds > 0 {
-		h = (h ^ uint64(worth.OpponentTurns(v, v.Me(), b.P.GroupRounds))) * 0x100000001b3
+	if rounds := b.groupRounds(); rounds > 0 {
+		h = (h ^ uint64(worth.OpponentTurns(v, v.Me(), rounds))) * 0x100000001b3
 	}
 	return h | 1 // never 0, which means "no search recorded"
 }
@@ -654,12 +659,29 @@ func Unowned(v monopoly.View) int {
 // rises with the player's own cash alone, which its trade memo keys.
 func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect {
 	pr := worth.Prospect{Budget: math.Inf(1), Turns: worth.Horizon}
-	if b.P.GroupRounds == 0 {
+	rounds := b.groupRounds()
+	if rounds == 0 {
 		return pr
 	}
-	pr.Turns = worth.OpponentTurns(v, p, b.P.GroupRounds)
+	pr.Turns = worth.OpponentTurns(v, p, rounds)
 	if valuer && p == v.Me() {
 		pr.Budget = worth.Budget(v, p)
 	}
 	return pr
+}
+
+// NoSale is how many of its proposals must have been refused, none
+// accepted, before the baseline takes the game for one among players who
+// do not sell.
+const NoSale = 3
+
+// groupRounds is GroupRounds, or when none is set and nobody has taken
+// any of its NoSale or more proposals, worth.IncomeRounds: a game where
+// nobody sells runs long, and the group it sells may earn for the rest
+// of it.
+func (b *Baseline) groupRounds() int {
+	if b.P.GroupRounds == 0 && b.accepted == 0 && b.refused >= NoSale {
+		return worth.IncomeRounds
+	}
+	return b.P.GroupRounds
 }

@@ -55,3 +55,26 @@ func checkMemos(t *testing.T, params agent.Params, doc string) {
 		t.Fatalf("only %d decisions checked", decisions)
 	}
 }
+
+// A baseline whose proposals have all been refused (NoSale of them) takes
+// the game for one among players who do not sell: like group_rounds, it
+// asks several times more for the last brown of a rival's group. One
+// proposal accepted, and it values as before.
+func TestBaselineNoSale(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	g := monopolytest.Position(t, r, 0, []int{1500, 1500, 1500},
+		monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0}, monopolytest.Owned{Name: "Baltic Avenue", Owner: 1})
+	o := monopoly.TradeOffer{From: 1, To: 0, GetSquares: 1 << monopolytest.Square(t, r, "Mediterranean Avenue")}
+	asks := func(refused, accepted int) int {
+		b := NewBaseline(BaselineParams())
+		b.refused, b.accepted = refused, accepted
+		return b.leastCash(g.View(0), 0, o)
+	}
+	fresh, spurned, traded := asks(0, 0), asks(NoSale, 0), asks(NoSale, 1)
+	if spurned < 3*fresh {
+		t.Errorf("asks $%d for the last brown after %d refusals, $%d at first", spurned, NoSale, fresh)
+	}
+	if traded != fresh || asks(NoSale-1, 0) != fresh {
+		t.Errorf("asks $%d with a proposal accepted, $%d after %d refusals, want $%d as at first", traded, asks(NoSale-1, 0), NoSale-1, fresh)
+	}
+}
