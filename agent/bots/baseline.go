@@ -650,9 +650,10 @@ func Unowned(v monopoly.View) int {
 }
 
 // prospect is what seat p can make of a colour group as the player
-// deciding in v sees it. By default every group is worth its Monopoly
-// worth (worth.Horizon turns, fully built). With GroupRounds set, the
-// rent is counted over GroupRounds rounds of p's live opponents, and with
+// deciding in v sees it. Usually every group is worth its Monopoly worth
+// (worth.Horizon turns, fully built). With GroupRounds set, or once its
+// proposals go unsold (groupRounds), the rent is counted over that many
+// rounds of p's live opponents, and with
 // the houses its own cash buys when p is that player and the valuation
 // its own (valuer), as if it could build at once otherwise: a rival short
 // of cash now may not be when it builds, and so what it asks and offers
