@@ -666,7 +666,10 @@ func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect 
 	}
 	pr.Turns = worth.OpponentTurns(v, p, rounds)
 	if valuer && p == v.Me() {
-		pr.Budget = worth.Budget(v, p)
+		// Its cash alone: it does not mortgage the rest of its holdings
+		// to build, and neither did the contest AIs it was measured
+		// against.
+		pr.Budget = float64(v.Cash(p))
 	}
 	return pr
 }

@@ -29,6 +29,7 @@ const Horizon = 36
 type Table struct {
 	r        *monopoly.Rules
 	monopoly [monopoly.MaxSquares]float64 // by group index
+	prices   [monopoly.MaxSquares]float64 // by group index: the printed prices
 	// rent is, by group index, the rent a whole group earns per opponent
 	// turn with h houses on it (h up to DevLevel per street), built
 	// evenly with the busiest streets first.
@@ -66,6 +67,7 @@ func measureGroups(r *monopoly.Rules) *Table {
 		}
 		build := float64(DevLevel * len(g.Squares) * g.HouseCost)
 		gw.monopoly[gi] = max(prices, Horizon*rent-build)
+		gw.prices[gi] = prices
 		gw.rent[gi] = builtRent(r, m, g)
 	}
 	return gw
@@ -121,36 +123,28 @@ func Monopoly(r *monopoly.Rules, gi int) float64 { return Of(r).monopoly[gi] }
 // two players completing groups in one swap gain unequally when one of
 // them has the cash to build and the other has spent it.
 func (t *Table) Developed(gi int, pr Prospect) float64 {
-	g := &t.r.Groups[gi]
-	best := 0.0
-	for _, sq := range g.Squares {
-		best += float64(t.r.Squares[sq].Price)
-	}
+	hc := float64(t.r.Groups[gi].HouseCost)
 	rent := t.rent[gi]
 	most := len(rent) - 1
-	if g.HouseCost > 0 {
-		most = int(min(float64(most), max(0, pr.Budget)/float64(g.HouseCost)))
+	if hc > 0 {
+		most = int(min(float64(most), max(0, pr.Budget)/hc))
 	}
 	if most == len(rent)-1 && pr.Turns == Horizon {
 		return t.monopoly[gi] // by definition, and to the last bit
 	}
+	best := t.prices[gi]
 	for h := 0; h <= most; h++ {
-		best = max(best, pr.Turns*rent[h]-float64(h*g.HouseCost))
+		best = max(best, pr.Turns*rent[h]-float64(h)*hc)
 	}
 	return best
 }
 
 // Prospect is what a player can make of a colour group: the cash it can
 // put into houses (Budget) and the opponent turns over which it collects
-// rent (worth.Horizon, or OpponentTurns).
+// rent (Horizon, or OpponentTurns).
 type Prospect struct {
 	Budget, Turns float64
 }
-
-// Budget is what player p could spend on houses now: its cash. (Players
-// seldom mortgage the rest of their holdings to build: the baseline does
-// not, and neither do the contest AIs it was measured against.)
-func Budget(v monopoly.View, p int) float64 { return float64(v.Cash(p)) }
 
 // Share is how much of a street group's Monopoly worth holding the squares
 // of owned (of the group gi) gives a player, given the squares of the
