@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,9 +57,7 @@ func openOwner(dir string) (*localOwner, error) {
 
 // tag is the key's mark on game.
 func (o *localOwner) tag(game string) string {
-	m := hmac.New(sha256.New, o.key)
-	m.Write([]byte("gopoly mcp owner\x00" + game))
-	return hex.EncodeToString(m.Sum(nil))
+	return session.Mark(o.key, []byte("gopoly mcp owner\x00"+game))
 }
 
 // owns reports whether the local user created game over stdio.

@@ -84,9 +84,16 @@ func (x exported) sign(key []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return Mark(key, data), nil
+}
+
+// Mark is data's mark under a data directory's key (LoadKey): an
+// HMAC-SHA256, in hex. Exports are signed with it, and the MCP server
+// tags the games a stdio client created with it.
+func Mark(key, data []byte) string {
 	mac := hmac.New(sha256.New, key)
 	mac.Write(data)
-	return hex.EncodeToString(mac.Sum(nil)), nil
+	return hex.EncodeToString(mac.Sum(nil))
 }
 
 // signedBy reports whether x carries a valid signature under key.
