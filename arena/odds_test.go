@@ -48,7 +48,7 @@ func odds(t *testing.T, g *monopoly.Game, viewer int, o OddsOptions) Odds {
 // The odds are shares of the samples that add up to 1 with the ties, and
 // they depend on the seed and the position, not on the workers.
 func TestWinOddsDeterministic(t *testing.T) {
-	g := midGame(t, 3, 400)
+	g := midGame(t, 3, 200)
 	a := odds(t, g, -1, OddsOptions{Samples: 200, Seed: 9, Workers: 1})
 	b := odds(t, g, -1, OddsOptions{Samples: 200, Seed: 9, Workers: 2})
 	if !slices.Equal(a.Win, b.Win) || a.Ties != b.Ties {

@@ -26,11 +26,11 @@ var perft = []struct {
 	digest    string
 }{
 	{"default", 4, 1, "baseline", 1119, 2348, "460b51a4225107f1afb461bb7027290aca7b653f9ca141cfcf0e48bc02f6cad3"},
-	{"default", 4, 2, "baseline", 715, 1469, "fe3e45dd564d81e65d0ec615fb68a932833cfc615831bfd957f1c8b96c6bf1dd"},
-	{"default", 2, 3, "baseline", 466, 973, "ae339871e1c33d499548fdc81109aee4b739c9b334dc53dba0b23d4a547467bc"},
-	{"sealed", 4, 4, "baseline", 819, 1702, "300f54602b1c9b2bdcd77c2214a416b14141f6dbfee50f0f3607d925c1eacc22"},
-	{"counters", 3, 5, "baseline", 691, 1345, "ef529874f607733382ac443023d73046828ddd0b8d8708218db83aef1728cef9"},
-	{"jackpot", 4, 6, "baseline", 599, 1416, "b847f8cc9ea29a64798320ccff6a3547020c0da26d59525569fca30a6e038913"},
+	{"default", 4, 2, "baseline", 842, 1825, "608384ee14fe25e512a20485854f8417d6eba77fceafd41f52ab23f2cda44373"},
+	{"default", 2, 3, "baseline", 510, 1033, "42b0002ce96872caf5b72e9a6d2e6e9cbc6729b39b6ca6a243b22d4c6ad7fd58"},
+	{"sealed", 4, 4, "baseline", 876, 1928, "a88c7dc79dcbbb844bcd48d2a50336e08ae9e0ba8617b3febad9bc0fb2d99546"},
+	{"counters", 3, 5, "baseline", 605, 1170, "d769e1fb4f5c0f05849b0ae8edf0fb8af4f7bde788aaf3f4f462e031b0a45f46"},
+	{"jackpot", 4, 6, "baseline", 645, 1475, "ee4446d52b12c2e6247718e758006173f16c51347974b4dd93a4607741599bb3"},
 	{"default", 3, 1, "random", 735, 1282, "3e341550b457d12f1a940dff5994886d0887bee47336a2ec6a17b126c3fe0492"},
 	{"sealed", 4, 2, "random", 2611, 4826, "ceb645d61e31a7c97634066e4d03fcd2f2f3f27ae38709caaf5182260babd626"},
 	{"counters", 2, 3, "random", 814, 1440, "5fa6d2eab7011a364920646f4e3b56fd5d0f6174da24098c7709dcaa79be1b39"},

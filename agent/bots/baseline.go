@@ -182,7 +182,9 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		left := v.Cash(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
 		switch {
 		case v.Cash(me) < d.Amount: // worth it or not, the price is paid in cash
-		case left >= b.P.CashReserve || left >= b.P.CompleteReserve && Strategic(v, me, d.Square):
+		case Completes(v, me, d.Square) && left >= 0:
+			a.Kind = monopoly.ActBuy
+		case left >= max(b.P.CashReserve, Pending(v, me)) || left >= b.P.CompleteReserve && Strategic(v, me, d.Square):
 			a.Kind = monopoly.ActBuy
 		}
 	case monopoly.DecisionBid:
@@ -259,7 +261,11 @@ func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
 		}
 	}
 	value = max(value, price+stake)
-	return min(int(value), v.Cash(me)-b.P.CompleteReserve)
+	keep := b.P.CompleteReserve
+	if !Strategic(v, me, sq) {
+		keep = max(keep, Pending(v, me))
+	}
+	return min(int(value), v.Cash(me)-keep)
 }
 
 // table is the worth table of r, kept from its last decision under r.
@@ -688,4 +694,26 @@ func (b *Baseline) groupRounds() int {
 		return worth.IncomeRounds
 	}
 	return b.P.GroupRounds
+}
+
+// Pending is the cash player p keeps to buy the street that completes one
+// of its colour groups when it lands there: the highest price among the
+// streets that are the last of a group p holds the rest of and that the
+// bank still has. Short of it when it lands, the street goes to auction,
+// where a rival that blocks it pays little, having bid against a player
+// with no cash.
+func Pending(v monopoly.View, p int) int {
+	r := v.Rules()
+	owned := v.OwnedMask(p)
+	need := 0
+	for gi := range r.Groups {
+		g := &r.Groups[gi]
+		if g.HouseCost == 0 || bits.OnesCount64(owned&g.Mask) != len(g.Squares)-1 {
+			continue
+		}
+		if sq := bits.TrailingZeros64(g.Mask &^ owned); v.Owner(sq) < 0 {
+			need = max(need, r.Squares[sq].Price)
+		}
+	}
+	return need
 }

@@ -551,3 +551,47 @@ func TestBaselineGroupRounds(t *testing.T) {
 		t.Errorf("with $1,400, pays $%d for the last red counting 100 rounds, $%d by default", a, b)
 	}
 }
+
+// The baseline keeps the cash to buy the last street of a group when it
+// lands there (bots.Pending): holding Park Place with Boardwalk still
+// with the bank, it passes over a street that neither completes nor
+// blocks a group rather than fall under $400, bids for one only down to
+// that, and buys Boardwalk with its last dollar. Once Boardwalk is
+// another's, or it holds no street of the group, it buys as before.
+func TestBaselinePendingStreet(t *testing.T) {
+	p := bots.BaselineParams()
+	park := monopolytest.Owned{Name: "Park Place", Owner: 0}
+	r := redPosition(t, 0).Rules()
+	atlantic := monopolytest.Square(t, r, "Atlantic Avenue") // $260, nobody's group
+	boardwalk := monopolytest.Square(t, r, "Boardwalk")
+	buy := func(sq, price int) monopoly.Decision {
+		return monopoly.Decision{Kind: monopoly.DecisionBuy, Player: 0, Square: sq, Amount: price}
+	}
+	for _, c := range []struct {
+		name string
+		g    *monopoly.Game
+		d    monopoly.Decision
+		want monopoly.ActionKind
+	}{
+		{"Atlantic, $600, Boardwalk with the bank", redPosition(t, 600, park), buy(atlantic, 260), monopoly.ActDecline},
+		{"Atlantic, $660, Boardwalk with the bank", redPosition(t, 660, park), buy(atlantic, 260), monopoly.ActBuy},
+		{"Atlantic, $600, Boardwalk seat 1's", redPosition(t, 600, park, monopolytest.Owned{Name: "Boardwalk", Owner: 1}), buy(atlantic, 260), monopoly.ActBuy},
+		{"Atlantic, $600, no dark blue", redPosition(t, 600), buy(atlantic, 260), monopoly.ActBuy},
+		{"Boardwalk, $400", redPosition(t, 400, park), buy(boardwalk, 400), monopoly.ActBuy},
+	} {
+		if got := decide(c.g, p, c.d); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if got := bots.Pending(redPosition(t, 600, park).View(0), 0); got != 400 {
+		t.Errorf("Pending with Park Place and Boardwalk with the bank: $%d, want $400", got)
+	}
+	g := redPosition(t, 600, park)
+	if limit := bots.NewBaseline(p).BidLimit(g.View(0), 0, atlantic); limit > 600-400 {
+		t.Errorf("bids up to $%d for Atlantic Avenue with $600, keeping less than Boardwalk's $400", limit)
+	}
+	free := redPosition(t, 600)
+	if limit := bots.NewBaseline(p).BidLimit(free.View(0), 0, atlantic); limit <= 600-400 {
+		t.Errorf("with no street pending, bids only up to $%d for Atlantic Avenue with $600", limit)
+	}
+}
