@@ -78,6 +78,7 @@ type driver struct {
 	steps   int           // steps asked while paused
 	events  int           // the game's events after the last beat; -1 before the first
 	held    bool          // this process holds the game's lease (under the drivers' lock)
+	watched bool          // the store last said another process holds the lease
 	renewed time.Time     // when the lease was last taken or renewed (the pacer's own)
 	seen    int64         // the store's count of steps asked, as last adopted
 }
@@ -401,8 +402,13 @@ func (d *Drivers) hold(p *driver) bool {
 		p.renewed = now
 	}
 	d.mu.Lock()
-	if ok && !p.held {
-		p.steps = 0 // steps adopted while watching were the last driver's to play
+	if ok && p.watched {
+		// Steps adopted while another process drove were its to play; a
+		// lease that only failed to renew (a busy store) keeps its steps.
+		p.steps = 0
+	}
+	if err == nil {
+		p.watched = !ok
 	}
 	p.held = ok
 	d.mu.Unlock()
@@ -428,7 +434,7 @@ func (d *Drivers) reopen(p *driver) bool {
 	}
 	p.sess, p.events = sess, -1
 	d.mu.Lock()
-	p.held = false
+	p.held, p.watched = false, true // another process played on
 	d.mu.Unlock()
 	return true
 }
