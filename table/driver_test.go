@@ -136,6 +136,10 @@ func TestDriversSharePace(t *testing.T) {
 	if err := da.Begin(ctx, sa); err != nil {
 		t.Fatal(err)
 	}
+	// The first to ask drives: this process, before the other begins.
+	if !waitFor(5*time.Second, func() bool { return held(da, sa.ID()) }) {
+		t.Fatal("the first process did not take the lease")
+	}
 	sb, err := mb.Open(ctx, sa.ID())
 	if err != nil {
 		t.Fatal(err)
