@@ -1,8 +1,12 @@
 package table
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -185,5 +189,68 @@ func TestDriversSharePace(t *testing.T) {
 	}
 	if !waitFor(4*renewEvery+5*time.Second, func() bool { return played(t, ma, sa.ID()) > stepped }) {
 		t.Fatal("the game did not resume")
+	}
+}
+
+// busyLeases is a store whose leases can be made to fail, as a store too
+// busy to answer does.
+type busyLeases struct {
+	leasing
+	busy atomic.Bool
+}
+
+// leasing is a store with leases and paces (SQLite's, here).
+type leasing interface {
+	session.Store
+	session.Leases
+	session.Paces
+}
+
+func (s *busyLeases) Lease(ctx context.Context, name, owner string, ttl time.Duration) (bool, error) {
+	if s.busy.Load() {
+		return false, errors.New("database is locked")
+	}
+	return s.leasing.Lease(ctx, name, owner, ttl)
+}
+
+// A step asked while the driver's store could not renew its lease is
+// played once it can: no other process drove meanwhile.
+func TestDriversStepThroughBusyStore(t *testing.T) {
+	st, err := store.Open(ctx, store.Options{DataDir: filepath.Join(t.TempDir(), "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	busy := &busyLeases{leasing: st.(leasing)}
+	m := session.NewManager(busy, session.Options{Players: Players(false, "no programs here")})
+	s := create(t, m, "baseline,baseline", 5, 200)
+	d := NewDrivers(slog.New(slog.DiscardHandler))
+	defer d.Close()
+	if err := d.Begin(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	if _, err := d.Set(s.ID(), nil, &yes, false); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(5*time.Second, func() bool { return held(d, s.ID()) }) {
+		t.Fatal("the driver did not take the lease")
+	}
+	time.Sleep(Step * 2) // a beat under way ends
+	paused := s.Status().Entries
+	busy.busy.Store(true)
+	if !waitFor(4*renewEvery+5*time.Second, func() bool { return !held(d, s.ID()) }) {
+		t.Fatal("the driver holds a lease it could not renew")
+	}
+	if _, err := d.Set(s.ID(), nil, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(renewEvery)
+	if n := s.Status().Entries; n != paused {
+		t.Fatalf("a step was played without the lease: %d answers, %d before", n, paused)
+	}
+	busy.busy.Store(false)
+	if !waitFor(4*renewEvery+5*time.Second, func() bool { return s.Status().Entries > paused }) {
+		t.Fatal("the step asked while the store was busy was not played once it answered")
 	}
 }
