@@ -685,6 +685,17 @@ func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect 
 // do not sell.
 const NoSale = 3
 
+// Answered counts the answer to a proposal a player built on the baseline
+// made itself (the planners): refusals, as its own, make it take the
+// game for one among players who do not sell (NoSale).
+func (b *Baseline) Answered(accepted bool) {
+	if accepted {
+		b.accepted++
+	} else {
+		b.refused++
+	}
+}
+
 // groupRounds is GroupRounds, or when none is set and nobody has taken
 // any of its NoSale or more proposals, worth.IncomeRounds: a game where
 // nobody sells runs long, and the group it sells may earn for the rest

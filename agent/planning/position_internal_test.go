@@ -1,8 +1,10 @@
 package planning
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
@@ -237,5 +239,33 @@ func TestSealedProposal(t *testing.T) {
 	}
 	if paid := 2000 - g.Cash(0); paid != int(a.Offer.GiveCash) {
 		t.Fatalf("paid %d with a limit of %d: the limit is above the seller's", paid, a.Offer.GiveCash)
+	}
+}
+
+// The planner's own proposals count as the baseline's do: once NoSale of
+// them are refused and none accepted, it values a group as one among
+// players who do not sell, and bids more for the street that completes
+// its browns.
+func TestPlannerNoticesRefusals(t *testing.T) {
+	cash := [4]int{1500, 1500, 1500, 1500}
+	refused := setup(t, cash, map[string]int{"Mediterranean Avenue": 0, "Vermont Avenue": 1}, 0, 0)
+	accepted := setup(t, cash, map[string]int{"Mediterranean Avenue": 0, "Vermont Avenue": 0}, 0, 0)
+	v := refused.View(0)
+	limit := func(answers ...*monopoly.Game) int {
+		pl := NewPlanner(PlanningParams(), 1)
+		for _, a := range answers {
+			// It asked for Vermont Avenue; holding it after is a yes.
+			pl.offer = monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1 << square(t, "Vermont Avenue")}
+			pl.noteAnswer(a.View(0), 0)
+		}
+		return pl.base.BidLimit(v, 0, square(t, "Baltic Avenue"))
+	}
+	noes := slices.Repeat([]*monopoly.Game{refused}, bots.NoSale)
+	fresh, spurned, traded := limit(), limit(noes...), limit(append(noes, accepted)...)
+	if spurned <= fresh {
+		t.Errorf("bids up to $%d for the last brown after %d refused proposals, $%d at first", spurned, bots.NoSale, fresh)
+	}
+	if traded != fresh {
+		t.Errorf("bids up to $%d with a proposal accepted, want $%d as at first", traded, fresh)
 	}
 }

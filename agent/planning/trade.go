@@ -245,9 +245,15 @@ func (pl *Planner) refused(v monopoly.View, m uint64) bool {
 func (pl *Planner) noteAnswer(v monopoly.View, me int) {
 	pl.proposed = false
 	o := &pl.offer
-	if mine := v.OwnedMask(me); mine&o.GetSquares != o.GetSquares || mine&o.GiveSquares != 0 {
+	mine := v.OwnedMask(me)
+	accepted := mine&o.GetSquares == o.GetSquares && mine&o.GiveSquares == 0
+	if !accepted {
 		for m := o.GetSquares | o.GiveSquares; m != 0; m &= m - 1 {
 			pl.refusedAt[bits.TrailingZeros64(m)] = max(1, v.Turn())
 		}
+	}
+	pl.base.Answered(accepted)
+	if pl.careful != nil {
+		pl.careful.Answered(accepted)
 	}
 }
