@@ -381,6 +381,13 @@ func TestManyServersTakeover(t *testing.T) {
 	dsn := manyDSN(t)
 	webA, webB := startServe(t, dsn), startServe(t, dsn)
 	game := botGame(t, webA, 5)
+	// On a loaded machine B's pacer, started before A's took the lease,
+	// would drive: the test is of a takeover from the creating process.
+	for start := time.Now(); leaseHolder(t, dsn, game) != webA.cmd.Process.Pid; time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("the creating process holds no lease on game %s after 30 s (holder pid %d)", game, leaseHolder(t, dsn, game))
+		}
+	}
 	// The spectator's page on B starts B's pacer, which watches.
 	res, err := http.Get(strings.TrimSuffix(webB.url, "/") + "/games/" + game)
 	if err != nil {
