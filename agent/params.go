@@ -54,6 +54,11 @@ type Params struct {
 	// worth.Horizon opponent turns, about what is left of a game among
 	// players who trade groups.
 	GroupRounds int `yaml:"group_rounds" json:"group_rounds" range:"[0, 1e6]"`
+	// FirstGroupRounds is how many rounds of a rival's developed rent it
+	// counts when a trade would give the rival a colour group and leave
+	// the player none (at most the rounds the round limit leaves); 0
+	// counts it as any other group.
+	FirstGroupRounds int `yaml:"first_group_rounds" json:"first_group_rounds" range:"[0, 1e6]"`
 
 	// Planning (000's planning_* parameters), read by the planning and
 	// adaptive players (package planning).

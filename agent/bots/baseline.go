@@ -29,7 +29,7 @@ func BaselineParams() agent.Params {
 // BaselineKnobs are the parameters the baseline reads, by YAML name.
 func BaselineKnobs() []string {
 	return []string{"cash_reserve", "complete_reserve", "build_reserve", "trade_reserve", "bid_completes", "bid_blocks",
-		"stretch_budget", "valuation_bias", "property_weight", "jail_leave_unowned", "rich_factor", "retry_turns", "group_rounds"}
+		"stretch_budget", "valuation_bias", "property_weight", "jail_leave_unowned", "rich_factor", "retry_turns", "group_rounds", "first_group_rounds"}
 }
 
 // Baseline is a sound, fast rule-based player: it buys while it keeps a
@@ -565,6 +565,13 @@ func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int
 // loss. Selling a street that completes the partner's group thus costs it
 // the partner's whole gain, and one that leaves the partner a street short
 // of a group most of it.
+//
+// With FirstGroupRounds set, a trade that gives the partner a group while
+// leaving me none counts the partner's group over that many rounds, not
+// the Horizon: the player holding the only group may build on it until
+// the others are bankrupt or the game times out, and a utility's rent
+// counted over a hundred rounds (worth.IncomeTurns) would otherwise buy
+// the browns, which at a Horizon earn less than their houses cost.
 func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) float64 {
 	r := v.Rules()
 	bias := 1 + b.P.ValuationBias
@@ -594,6 +601,9 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		cash = -cash
 	}
 	mine, theirs := b.prospect(v, me, true), b.prospect(v, other, false)
+	if n := b.P.FirstGroupRounds; n > 0 && newGroup(r, before[other], after[other]) && !holdsGroup(r, after[me]) {
+		theirs.Turns = max(theirs.Turns, worth.OpponentTurns(v, other, n))
+	}
 	mine.Budget += cash
 	theirs.Budget -= cash
 	gain += bias * (b.stretch()*t.Stakes(&before, &after, me, in|out, mine) - t.Stakes(&before, &after, other, in|out, theirs))
@@ -603,12 +613,13 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 	return gain
 }
 
-// ownership fingerprints who owns what, what is mortgaged, how many
-// buildings the bank has and the opponent turns a property's rent is
-// counted over: all a trade search depends on besides cash and time.
-// (Buildings move the rents a player may owe, and so what cash is worth
-// to it; the turns shrink every round near the round limit, and when a
-// player goes bankrupt.)
+// ownership fingerprints who owns what, what is mortgaged, the buildings
+// on each street and in the bank, and the opponent turns a property's
+// rent is counted over: all a trade search depends on besides cash and
+// time. (Buildings move the rents a player may owe, and so what cash is
+// worth to it, and what its groups earn: the same supply of houses
+// standing on other streets is another position; the turns shrink every
+// round near the round limit, and when a player goes bankrupt.)
 func (b *Baseline) ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for p := range v.Players() {
@@ -616,11 +627,39 @@ func (b *Baseline) ownership(v monopoly.View) uint64 {
 	}
 	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
+	var built uint64
+	for p := range v.Players() {
+		built |= v.OwnedMask(p)
+	}
+	h = (h ^ builtOn(v, built)) * 0x100000001b3
 	h = (h ^ uint64(worth.IncomeTurns(v, v.Me()))) * 0x100000001b3
-	if rounds := b.groupRounds(); rounds > 0 {
-		h = (h ^ uint64(worth.OpponentTurns(v, v.Me(), rounds))) * 0x100000001b3
+	for _, rounds := range [...]int{b.groupRounds(), b.P.FirstGroupRounds} {
+		if rounds > 0 {
+			h = (h ^ uint64(worth.OpponentTurns(v, v.Me(), rounds))) * 0x100000001b3
+		}
 	}
 	return h | 1 // never 0, which means "no search recorded"
+}
+
+// holdsGroup reports whether owned holds a whole street group.
+func holdsGroup(r *monopoly.Rules, owned uint64) bool {
+	for gi := range r.Groups {
+		if g := &r.Groups[gi]; g.HouseCost > 0 && owned&g.Mask == g.Mask {
+			return true
+		}
+	}
+	return false
+}
+
+// newGroup reports whether after holds a whole street group that before
+// did not.
+func newGroup(r *monopoly.Rules, before, after uint64) bool {
+	for gi := range r.Groups {
+		if g := &r.Groups[gi]; g.HouseCost > 0 && after&g.Mask == g.Mask && before&g.Mask != g.Mask {
+			return true
+		}
+	}
+	return false
 }
 
 // Completes reports whether p getting sq gives it sq's whole group.

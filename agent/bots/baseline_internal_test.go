@@ -14,7 +14,7 @@ import (
 // moved.
 func TestBaselineMemosChangeNoAnswer(t *testing.T) {
 	knobs := BaselineParams()
-	knobs.ValuationBias, knobs.StretchBudget, knobs.PropertyWeight = 0.3, 1.5, 0.8
+	knobs.ValuationBias, knobs.StretchBudget, knobs.PropertyWeight, knobs.FirstGroupRounds = 0.3, 1.5, 0.8, 100
 	for _, p := range []agent.Params{BaselineParams(), knobs} {
 		checkMemos(t, p, "max_rounds: 500") // some games between baselines with the knobs moved never end
 	}
@@ -76,5 +76,41 @@ func TestBaselineNoSale(t *testing.T) {
 	}
 	if traded != fresh || asks(NoSale-1, 0) != fresh {
 		t.Errorf("asks $%d with a proposal accepted, $%d after %d refusals, want $%d as at first", traded, asks(NoSale-1, 0), NoSale-1, fresh)
+	}
+}
+
+// With first_group_rounds, the first group of a game is not sold for a
+// utility: with no group of its own, the player asks cash to swap its
+// last brown for the utility that completes its pair (by default it pays
+// $450 for the swap: it counts the browns over the Horizon, where they
+// earn less than their houses cost, and the utilities' rent over a
+// hundred rounds), and several times more for the brown alone than with
+// the oranges of its own, where it asks what it did by default.
+func TestBaselineFirstGroupRounds(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	owned := []monopolytest.Owned{
+		{Name: "Mediterranean Avenue", Owner: 0}, {Name: "Electric Company", Owner: 0},
+		{Name: "Baltic Avenue", Owner: 1}, {Name: "Water Works", Owner: 1},
+	}
+	oranges := append(owned[:len(owned):len(owned)], monopolytest.Owned{Name: "St. James Place", Owner: 0},
+		monopolytest.Owned{Name: "Tennessee Avenue", Owner: 0}, monopolytest.Owned{Name: "New York Avenue", Owner: 0})
+	cash := []int{1500, 1500, 1500, 1500}
+	bare, grouped := monopolytest.Position(t, r, 0, cash, owned...), monopolytest.Position(t, r, 0, cash, oranges...)
+	sq := func(name string) uint64 { return 1 << monopolytest.Square(t, r, name) }
+	swap := monopoly.TradeOffer{From: 1, To: 0, GetSquares: sq("Mediterranean Avenue"), GiveSquares: sq("Water Works")}
+	sale := monopoly.TradeOffer{From: 1, To: 0, GetSquares: sq("Mediterranean Avenue")}
+	asks := func(rounds int, g *monopoly.Game, o monopoly.TradeOffer) int {
+		p := BaselineParams()
+		p.FirstGroupRounds = rounds
+		return NewBaseline(p).leastCash(g.View(0), 0, o)
+	}
+	if got := asks(100, bare, swap); got <= 0 {
+		t.Errorf("takes $%d for its last brown and the utility that completes its pair: it gives the only group away", got)
+	}
+	if first, second := asks(100, bare, sale), asks(100, grouped, sale); first < 3*second {
+		t.Errorf("asks $%d for the last brown with no group of its own, $%d holding the oranges: want at least 3 times as much", first, second)
+	}
+	if got, want := asks(100, grouped, sale), asks(0, grouped, sale); got != want {
+		t.Errorf("asks $%d for the last brown holding the oranges, $%d by default: want the same", got, want)
 	}
 }
