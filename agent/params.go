@@ -503,16 +503,10 @@ func (p SeatParams) Check(players int) error {
 	return nil
 }
 
-// OnlyAll reports overrides of single seats, which a table that does
-// not keep a bot in a seat cannot take, at the file and line that gave
-// them, saying why.
-func (p SeatParams) OnlyAll(why string) error {
-	if len(p.Seats) == 0 {
-		return nil
-	}
-	s := slices.Min(slices.Collect(maps.Keys(p.Seats)))
-	return p.seatError(s, fmt.Sprintf("parameters for seat %d: %s", s, why))
-}
+// ErrorFor is the error msg about the overrides of seat s, placed at the
+// file and line that gave them when they were read from one: for callers
+// whose tables cannot take them (a tournament's keys name bots).
+func (p SeatParams) ErrorFor(s int, msg string) error { return p.seatError(s, msg) }
 
 // seatError is msg about seat s's overrides, placed where they were read.
 func (p SeatParams) seatError(s int, msg string) error {

@@ -3,8 +3,10 @@ package arena
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly"
@@ -56,9 +58,10 @@ type TournamentConfig struct {
 	Games   int
 	Seed    uint64
 	Workers int // 0: all cores
-	// Params are overrides for every seat (All). Seats rotate, so
-	// overrides of single seats would follow the seat rather than the
-	// bot: they are refused.
+	// Params are overrides for every seat (All) and for single bots:
+	// seats rotate, so the key of Seats is a bot's index in Bots, and its
+	// overrides go with it to every seat it takes. A name given more than
+	// once is scored as one bot and cannot have overrides of its own.
 	Params agent.SeatParams
 	// Registry finds the entrants (nil: agent.Lookup, programs included).
 	Registry Registry
@@ -87,8 +90,13 @@ func NewTournament(c TournamentConfig) (*Tournament, error) {
 	if c.Games < 1 {
 		return nil, fmt.Errorf("arena: games must be at least 1")
 	}
-	if err := c.Params.OnlyAll("a tournament's seats rotate among the bots: give overrides for all seats"); err != nil {
-		return nil, err
+	for _, b := range slices.Sorted(maps.Keys(c.Params.Seats)) {
+		switch {
+		case b >= len(c.Bots):
+			return nil, c.Params.ErrorFor(b, fmt.Sprintf("parameters for bot %d, but the tournament's bots are numbered from 0 to %d, in the order they are named", b, len(c.Bots)-1))
+		case countOf(c.Bots, c.Bots[b]) > 1:
+			return nil, c.Params.ErrorFor(b, fmt.Sprintf("parameters for bot %d, %s, which is named %d times: its seats are scored as one bot and take the same parameters", b, c.Bots[b], countOf(c.Bots, c.Bots[b])))
+		}
 	}
 	t := &Tournament{TournamentConfig: c}
 	for _, b := range c.Bots {
@@ -122,6 +130,17 @@ func NewTournament(c TournamentConfig) (*Tournament, error) {
 		}
 	}
 	return t, nil
+}
+
+// countOf is how many times name is in names.
+func countOf(names []string, name string) int {
+	n := 0
+	for _, x := range names {
+		if x == name {
+			n++
+		}
+	}
+	return n
 }
 
 func factorial(n int) int {
@@ -262,7 +281,7 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 	seats := make([]Seat, t.Players)
 	g.Seating = make([]string, t.Players)
 	for s, e := range g.Entrants {
-		seats[s] = Seat{Bot: t.entries[e], Params: t.Params.All}
+		seats[s] = Seat{Bot: t.entries[e], Params: t.Params.ForSeat(e % len(t.Bots))}
 		g.Seating[s] = t.entries[e]
 	}
 	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i, Registry: t.Registry})
@@ -457,6 +476,8 @@ type TournamentSummary struct {
 	// Params are the overrides for all seats, as written; absent when
 	// none.
 	Params any `json:"params,omitempty"`
+	// BotParams are the overrides of single bots, as written, by name.
+	BotParams map[string]any `json:"bot_params,omitempty"`
 }
 
 // Summary scores the games counted so far; rating intervals come from
@@ -476,7 +497,7 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 		Entrants: slices.Clone(t.entries), MaxRounds: t.Rules.MaxRounds, SeatCycle: t.SeatCycle(),
 		OrderCycle: t.OrderCycle(), Endings: a.endings,
 		RoundsMean: a.rounds.mean(), RoundsMedian: a.rounds.median(), Resamples: resamples,
-		Params: t.Params.Written()["all"]}
+		Params: t.Params.Written()["all"], BotParams: t.botParams()}
 	elo, eloCI := a.rating.Bootstrap(resamples, t.Seed)
 	for p, name := range t.names {
 		wins := units(a.wins[p])
@@ -526,4 +547,19 @@ func (s TournamentSummary) Standings() Standings {
 		st.Bots[i] = b.Standing
 	}
 	return st
+}
+
+// botParams are the overrides of single bots as written, by name (nil:
+// none).
+func (t *Tournament) botParams() map[string]any {
+	var m map[string]any
+	for k, v := range t.Params.Written() {
+		if b, err := strconv.Atoi(k); err == nil {
+			if m == nil {
+				m = map[string]any{}
+			}
+			m[t.Bots[b]] = v
+		}
+	}
+	return m
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
@@ -367,5 +368,72 @@ func TestTournamentSubsets(t *testing.T) {
 	// the two bots' difference; baseline still rates higher.
 	if r.Wins < 10 || b.Rating <= r.Rating {
 		t.Errorf("random %v wins, rated %.0f; baseline %.0f", r.Wins, r.Rating, b.Rating)
+	}
+}
+
+// A bot's own overrides (seats: N in a tournament, N its index in Bots)
+// go with it to every seat it sits in: each game is the match that seats
+// it there with them, and the others without. They are refused for a bot
+// out of range or named more than once.
+func TestTournamentBotParams(t *testing.T) {
+	r := monopolytest.Rules(t, "max_rounds: 60")
+	sp, err := agent.ParseSeatParams("test.yaml", []byte("all: {cash_reserve: 80}\nseats:\n  1: {cash_reserve: 900}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := []string{"random", "baseline", "cautious"}
+	tn, err := NewTournament(TournamentConfig{Rules: r, Bots: bots, Players: 3, Games: 6, Seed: 4, Params: sp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rich, plain := paramSpec(t, "{cash_reserve: 900}"), paramSpec(t, "{cash_reserve: 80}")
+	differs := 0
+	for i := range tn.Games {
+		g, err := tn.PlayGame(i, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats := make([]Seat, len(g.Seating))
+		same := make([]Seat, len(g.Seating))
+		for s, b := range g.Seating {
+			seats[s], same[s] = Seat{Bot: b, Params: plain}, Seat{Bot: b, Params: plain}
+			if b == "baseline" {
+				seats[s].Params = rich
+			}
+		}
+		want, err := (&Table{}).Play(Match{Rules: r, Seats: seats, Seed: g.Seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Winner != want.Winner || g.Rounds != want.Rounds || g.Decisions != want.Decisions {
+			t.Errorf("game %d (%v): winner %d after %d rounds and %d decisions; the match seating the baseline with its overrides: %d, %d, %d",
+				i, g.Seating, g.Winner, g.Rounds, g.Decisions, want.Winner, want.Rounds, want.Decisions)
+		}
+		if without, err := (&Table{}).Play(Match{Rules: r, Seats: same, Seed: g.Seed}); err == nil && without.Decisions != g.Decisions {
+			differs++
+		}
+	}
+	if differs == 0 {
+		t.Error("the overrides changed no game: the test cannot tell them from none")
+	}
+	if got := tn.NewTally().Summary(100).BotParams; fmt.Sprint(got) != "map[baseline:map[cash_reserve:900]]" {
+		t.Errorf("summary bot_params %v, want the baseline's as written", got)
+	}
+	for _, tc := range []struct {
+		bots []string
+		src  string
+		want string
+	}{
+		{[]string{"random", "baseline"}, "seats:\n  2: {cash_reserve: 9}\n", "test.yaml:2: seats.2: parameters for bot 2, but the tournament's bots are numbered from 0 to 1"},
+		{[]string{"random", "baseline", "baseline"}, "seats:\n  1: {cash_reserve: 9}\n", "test.yaml:2: seats.1: parameters for bot 1, baseline, which is named 2 times"},
+	} {
+		sp, err := agent.ParseSeatParams("test.yaml", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = NewTournament(TournamentConfig{Rules: r, Bots: tc.bots, Players: 3, Games: 1, Params: sp})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v with %q: %v, want %q", tc.bots, tc.src, err, tc.want)
+		}
 	}
 }

@@ -192,7 +192,7 @@ func TestTournamentParamsAndRules(t *testing.T) {
 		flag, name, text, want string
 	}{
 		{"--params", "bad.yaml", "all:\n  cash_reserv: 5\n", "bad.yaml:2: all.cash_reserv: unknown parameter"},
-		{"--params", "seat.yaml", "all: {}\nseats:\n  1: {cash_reserve: 5}\n", "seat.yaml:3: seats.1: parameters for seat 1: a tournament's seats rotate"},
+		{"--params", "seat.yaml", "all: {}\nseats:\n  2: {cash_reserve: 5}\n", "seat.yaml:3: seats.2: parameters for bot 2, but the tournament's bots are numbered from 0 to 1"},
 		{"--rules", "bad.yaml", "max_rounds: 3\nstarting_cash: lots\n", "bad.yaml:2: starting_cash: want an integer"},
 	} {
 		out := filepath.Join(dir, "refused")

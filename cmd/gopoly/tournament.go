@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -165,7 +166,7 @@ before it are written and reported, then the error (exit 1).`,
 	f.Uint64Var(&seed, "seed", 1, "run seed: seatings, games and the bootstrap")
 	f.IntVar(&maxRounds, "max-rounds", 500, "round limit; the richest player wins a capped game, a tie is shared (0: none)")
 	f.StringVar(&rulesPath, "rules", "", "rules file (YAML) overriding the defaults")
-	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats (all:), values or {mean, std}")
+	f.StringVar(&paramsPath, "params", "", "bot parameters file (YAML): overrides for all seats (all:) and for single bots (seats: N: the Nth of --bots, from 0, wherever it sits), values or {mean, std}")
 	f.IntVar(&workers, "workers", 0, "parallel workers (0: all cores)")
 	f.IntVar(&resamples, "bootstrap", 1000, "bootstrap resamples for the rating intervals")
 	f.StringVar(&outDir, "out", "", "directory for games.jsonl, summary.json and the plots")
@@ -266,6 +267,9 @@ func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary
 		order = fmt.Sprintf("every table order equally often per %d games", s.OrderCycle)
 	}
 	fmt.Fprintf(w, "seating      %d entrants, each in every seat once per %d games; %s\n", len(s.Entrants), s.SeatCycle, order)
+	if line := paramsLine(s); line != "" {
+		fmt.Fprintf(w, "params       %s\n", line)
+	}
 	fmt.Fprintf(w, "games        %d (%s, %d tied and shared)\n", s.Games, endings(s.Finished, s.Capped, s.Stalled, s.MaxRounds), s.Ties)
 	fmt.Fprintf(w, "time         %.2f s wall, %.2f s CPU on %s: %.0f games/s, %.0f games per CPU-second\n",
 		wall, cpu, plural(t.Workers, "worker"), float64(s.Games)/max(wall, 1e-9), float64(s.Games)/max(cpu, 1e-9))
@@ -325,4 +329,24 @@ func printMeasures(w io.Writer, name string, m map[string]float64) {
 	fmt.Fprintf(w, "; words against values: bids over their stated limit %.2f of %.2f, over 1.5x worth %.2f and bluffs %.2f of %.2f bids, misleading pitches %.2f of %.2f claiming fairness (%.2f proposals), speech vs action %.2f and thought vs action %.2f of %.2f choices\n",
 		m["bid_over_limit"], m["limits_stated"], m["bid_over_worth"], m["bid_bluff"], m["bids"], m["pitch_misleading"], m["pitch_claims"], m["proposals"],
 		m["speech_vs_action"], m["thought_vs_action"], m["choices"])
+}
+
+// paramsLine lists a tournament's overrides, for all seats and then by
+// bot, each as JSON ("" when there are none).
+func paramsLine(s arena.TournamentSummary) string {
+	var parts []string
+	add := func(who string, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			b = []byte(fmt.Sprint(v))
+		}
+		parts = append(parts, who+": "+string(b))
+	}
+	if s.Params != nil {
+		add("all", s.Params)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.BotParams)) {
+		add(name, s.BotParams[name])
+	}
+	return strings.Join(parts, "; ")
 }
