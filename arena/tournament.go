@@ -91,11 +91,11 @@ func NewTournament(c TournamentConfig) (*Tournament, error) {
 		return nil, fmt.Errorf("arena: games must be at least 1")
 	}
 	for _, b := range slices.Sorted(maps.Keys(c.Params.Seats)) {
-		switch {
-		case b >= len(c.Bots):
+		if b >= len(c.Bots) {
 			return nil, c.Params.ErrorFor(b, fmt.Sprintf("parameters for bot %d, but the tournament's bots are numbered from 0 to %d, in the order they are named", b, len(c.Bots)-1))
-		case countOf(c.Bots, c.Bots[b]) > 1:
-			return nil, c.Params.ErrorFor(b, fmt.Sprintf("parameters for bot %d, %s, which is named %d times: its seats are scored as one bot and take the same parameters", b, c.Bots[b], countOf(c.Bots, c.Bots[b])))
+		}
+		if n := countOf(c.Bots, c.Bots[b]); n > 1 {
+			return nil, c.Params.ErrorFor(b, fmt.Sprintf("parameters for bot %d, %s, which is named %d times: its seats are scored as one bot and take the same parameters", b, c.Bots[b], n))
 		}
 	}
 	t := &Tournament{TournamentConfig: c}

@@ -311,13 +311,12 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	}
 	// Remember how the last proposal went: a rejected offer is not made
 	// again for a while.
-	if b.pending.GetSquares != 0 && v.OwnedMask(me)&b.pending.GetSquares == 0 {
-		b.refused++
-		for m := b.pending.GetSquares; m != 0; m &= m - 1 {
+	if b.pending.GetSquares != 0 {
+		accepted := v.OwnedMask(me)&b.pending.GetSquares != 0
+		b.Answered(accepted)
+		for m := b.pending.GetSquares; m != 0 && !accepted; m &= m - 1 {
 			b.rejectedAt[bits.TrailingZeros64(m)] = v.Turn()
 		}
-	} else if b.pending.GetSquares != 0 {
-		b.accepted++
 	}
 	b.pending = monopoly.TradeOffer{}
 	if b.idleAt(v, owned, cash) {
@@ -601,7 +600,8 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		cash = -cash
 	}
 	mine, theirs := b.prospect(v, me, true), b.prospect(v, other, false)
-	if n := b.P.FirstGroupRounds; n > 0 && newGroup(r, before[other], after[other]) && !holdsGroup(r, after[me]) {
+	if n := b.P.FirstGroupRounds; n > 0 && wholeStreetGroups(r, after[other])&^wholeStreetGroups(r, before[other]) != 0 &&
+		wholeStreetGroups(r, after[me]) == 0 {
 		theirs.Turns = max(theirs.Turns, worth.OpponentTurns(v, other, n))
 	}
 	mine.Budget += cash
@@ -622,16 +622,14 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 // round near the round limit, and when a player goes bankrupt.)
 func (b *Baseline) ownership(v monopoly.View) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
+	var owned uint64
 	for p := range v.Players() {
 		h = (h ^ v.OwnedMask(p)) * 0x100000001b3
+		owned |= v.OwnedMask(p)
 	}
 	h = (h ^ v.MortgagedMask()) * 0x100000001b3
 	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
-	var built uint64
-	for p := range v.Players() {
-		built |= v.OwnedMask(p)
-	}
-	h = (h ^ builtOn(v, built)) * 0x100000001b3
+	h = (h ^ builtOn(v, owned)) * 0x100000001b3
 	h = (h ^ uint64(worth.IncomeTurns(v, v.Me()))) * 0x100000001b3
 	for _, rounds := range [...]int{b.groupRounds(), b.P.FirstGroupRounds} {
 		if rounds > 0 {
@@ -641,25 +639,16 @@ func (b *Baseline) ownership(v monopoly.View) uint64 {
 	return h | 1 // never 0, which means "no search recorded"
 }
 
-// holdsGroup reports whether owned holds a whole street group.
-func holdsGroup(r *monopoly.Rules, owned uint64) bool {
+// wholeStreetGroups is the street groups owned holds whole, as a bit set
+// of group indexes.
+func wholeStreetGroups(r *monopoly.Rules, owned uint64) uint64 {
+	var gs uint64
 	for gi := range r.Groups {
 		if g := &r.Groups[gi]; g.HouseCost > 0 && owned&g.Mask == g.Mask {
-			return true
+			gs |= 1 << gi
 		}
 	}
-	return false
-}
-
-// newGroup reports whether after holds a whole street group that before
-// did not.
-func newGroup(r *monopoly.Rules, before, after uint64) bool {
-	for gi := range r.Groups {
-		if g := &r.Groups[gi]; g.HouseCost > 0 && after&g.Mask == g.Mask && before&g.Mask != g.Mask {
-			return true
-		}
-	}
-	return false
+	return gs
 }
 
 // Completes reports whether p getting sq gives it sq's whole group.
@@ -724,9 +713,9 @@ func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect 
 // do not sell.
 const NoSale = 3
 
-// Answered counts the answer to a proposal a player built on the baseline
-// made itself (the planners): refusals, as its own, make it take the
-// game for one among players who do not sell (NoSale).
+// Answered counts the answer to one of its proposals, or to one a player
+// built on the baseline made itself (the planners): refusals make it take
+// the game for one among players who do not sell (NoSale).
 func (b *Baseline) Answered(accepted bool) {
 	if accepted {
 		b.accepted++
