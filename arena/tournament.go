@@ -232,6 +232,9 @@ type TournamentGame struct {
 	// the seats whose program was retired, its fallback playing on.
 	Fallbacks []int `json:"fallbacks,omitempty"`
 	Retired   []int `json:"retired,omitempty"`
+	// Groups are the colour groups completed in the game, in order;
+	// absent when nobody completed one.
+	Groups []GroupCompletion `json:"groups,omitempty"`
 	// Rolls and Decisions are for speed figures, not the record.
 	Rolls     int64 `json:"-"`
 	Decisions int64 `json:"-"`
@@ -284,7 +287,8 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 		seats[s] = Seat{Bot: t.entries[e], Params: t.Params.ForSeat(e % len(t.Bots))}
 		g.Seating[s] = t.entries[e]
 	}
-	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i, Registry: t.Registry})
+	var groups groupWatch
+	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i, Registry: t.Registry, Watch: groups.Watch})
 	if err != nil {
 		return TournamentGame{}, fmt.Errorf("arena: game %d (seed %d): %w", i, g.Seed, err)
 	}
@@ -292,6 +296,7 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 	g.Winner, g.Rounds, g.Capped, g.Stalled, g.Rolls, g.Decisions = res.Winner, res.Rounds, res.Capped, res.Stalled, res.Rolls, res.Decisions
 	g.Measures = tb.Measures()
 	g.Fallbacks, g.Retired = fallbacks(res, t.Players), retiredSeats(res)
+	g.Groups = groups.out
 	g.NetWorth = make([]int, t.Players)
 	best := -1
 	for s := range g.NetWorth {
@@ -338,13 +343,17 @@ type Tally struct {
 	measured         []int                // per name: seat-games that measured them
 	faults           []Faults             // per name, but WinsWhileRetired
 	winsRetired      []int64              // per name, in shareUnits
+	groups           []map[string]int     // per name: groups its seats completed, by how
+	behind           []int                // per name: seat-games in which a rival's luck gave it a group first
+	behindWins       []int64              // per name: its wins in those, in shareUnits
 }
 
 // NewTally returns an empty tally for t's games.
 func (t *Tournament) NewTally() *Tally {
 	n := len(t.names)
 	return &Tally{t: t, seats: make([]int, n), appear: make([]int, n), wins: make([]int64, n),
-		seatWins: make([]int64, t.Players), rating: NewRatingSet(n), faults: make([]Faults, n), winsRetired: make([]int64, n)}
+		seatWins: make([]int64, t.Players), rating: NewRatingSet(n), faults: make([]Faults, n), winsRetired: make([]int64, n),
+		groups: make([]map[string]int, n), behind: make([]int, n), behindWins: make([]int64, n)}
 }
 
 // Games returns how many games the tally holds.
@@ -383,6 +392,10 @@ func (a *Tally) Add(g TournamentGame) error {
 			a.faults[p].Retirements++
 			a.winsRetired[p] += units[s]
 		}
+		if RivalLuckFirst(g.Groups, s) {
+			a.behind[p]++
+			a.behindWins[p] += units[s]
+		}
 		if s < len(g.Measures) && g.Measures[s] != nil {
 			if a.measures == nil {
 				a.measures, a.measured = make([]map[string]float64, len(a.t.names)), make([]int, len(a.t.names))
@@ -395,6 +408,16 @@ func (a *Tally) Add(g TournamentGame) error {
 			}
 			a.measured[p]++
 		}
+	}
+	for _, c := range g.Groups {
+		if c.Seat < 0 || c.Seat >= len(a.players) {
+			return fmt.Errorf("arena: game %d: a group completed by seat %d of %d", g.Game, c.Seat, len(a.players))
+		}
+		p := a.players[c.Seat]
+		if a.groups[p] == nil {
+			a.groups[p] = map[string]int{}
+		}
+		a.groups[p][c.How]++
 	}
 	if err := a.rating.Add(a.players, shares); err != nil {
 		return fmt.Errorf("game %d: %w", g.Game, err)
@@ -429,6 +452,16 @@ type Standing struct {
 	// seat's calls, fallbacks, tokens, cost, consistency), per-seat-game
 	// means, with cost_per_win; absent for bots.
 	Measures map[string]float64 `json:"measures,omitempty"`
+	// Groups counts the colour groups its seats completed, by how
+	// (GroupCompletion.How).
+	Groups map[string]int `json:"groups"`
+	// Behind counts its seat-games in which another player completed a
+	// colour group by landing or at auction before it held one
+	// (RivalLuckFirst); BehindWins is its wins among them, draws shared.
+	// Against a field that never sells these are the games the dice
+	// decide: what is left to play for is the rest.
+	Behind     int     `json:"behind"`
+	BehindWins float64 `json:"behind_wins"`
 }
 
 // Standings is the result as `gopoly tournament --json` prints it.
@@ -509,6 +542,10 @@ func (a *Tally) Summary(resamples int) TournamentSummary {
 		}
 		b.CI95 = wilson(wins, a.games, b.WinShare, 1)
 		b.Faults = a.faults[p]
+		b.Groups, b.Behind, b.BehindWins = a.groups[p], a.behind[p], units(a.behindWins[p])
+		if b.Groups == nil {
+			b.Groups = map[string]int{}
+		}
 		b.WinsWhileRetired = units(a.winsRetired[p])
 		if a.measured != nil && a.measured[p] > 0 {
 			b.Measures = meanMeasures(a.measures[p], a.measured[p], wins)

@@ -376,6 +376,18 @@ func (r *Rules) OwnableSquares() []int { return r.ownableSquares }
 // square's group: its colour group, or all railroads, or all utilities.
 func (r *Rules) GroupMask(sq int) uint64 { return r.Squares[sq].groupMask }
 
+// WholeGroups returns the colour groups the properties in owned hold
+// whole, as a bit set of indexes into Groups.
+func (r *Rules) WholeGroups(owned uint64) uint64 {
+	var gs uint64
+	for gi := range r.Groups {
+		if m := r.Groups[gi].Mask; owned&m == m {
+			gs |= 1 << gi
+		}
+	}
+	return gs
+}
+
 // UnmortgageCost is the mortgage value plus interest, rounded up.
 func (r *Rules) UnmortgageCost(sq int) int {
 	mv := r.Squares[sq].Mortgage

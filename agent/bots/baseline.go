@@ -600,8 +600,8 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		cash = -cash
 	}
 	mine, theirs := b.prospect(v, me, true), b.prospect(v, other, false)
-	if n := b.P.FirstGroupRounds; n > 0 && wholeStreetGroups(r, after[other])&^wholeStreetGroups(r, before[other]) != 0 &&
-		wholeStreetGroups(r, after[me]) == 0 {
+	if n := b.P.FirstGroupRounds; n > 0 && r.WholeGroups(after[other])&^r.WholeGroups(before[other]) != 0 &&
+		r.WholeGroups(after[me]) == 0 {
 		theirs.Turns = max(theirs.Turns, worth.OpponentTurns(v, other, n))
 	}
 	mine.Budget += cash
@@ -637,18 +637,6 @@ func (b *Baseline) ownership(v monopoly.View) uint64 {
 		}
 	}
 	return h | 1 // never 0, which means "no search recorded"
-}
-
-// wholeStreetGroups is the street groups owned holds whole, as a bit set
-// of group indexes.
-func wholeStreetGroups(r *monopoly.Rules, owned uint64) uint64 {
-	var gs uint64
-	for gi := range r.Groups {
-		if g := &r.Groups[gi]; g.HouseCost > 0 && owned&g.Mask == g.Mask {
-			gs |= 1 << gi
-		}
-	}
-	return gs
 }
 
 // Completes reports whether p getting sq gives it sq's whole group.

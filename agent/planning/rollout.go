@@ -247,12 +247,7 @@ func score(p *agent.Params, g *monopoly.Game, me int) float64 {
 func value(p *agent.Params, g *monopoly.Game, tw *worth.Table, q int) float64 {
 	r := g.Rules()
 	owned := g.OwnedMask(q)
-	groups, printed := 0, 0
-	for gi := range r.Groups {
-		if m := r.Groups[gi].Mask; owned&m == m {
-			groups++
-		}
-	}
+	groups, printed := bits.OnesCount64(r.WholeGroups(owned)), 0
 	for m := owned; m != 0; m &= m - 1 {
 		printed += r.Squares[bits.TrailingZeros64(m)].Price
 	}

@@ -307,11 +307,26 @@ func printTournament(w io.Writer, t *arena.Tournament, s arena.TournamentSummary
 	for _, b := range bots {
 		printMeasures(w, b.Name, b.Measures)
 	}
+	printGroups(w, bots, width)
 	for _, b := range bots {
 		warnFaults(w, b.Name, b.Faults, b.Wins)
 	}
 	fmt.Fprintf(w, "\nwin share: of all games, draws shared; parity: the share if all bots were equal; per seat: wins per seat played (parity %.1f%%);\nrating: Elo scale, mean %d, from a multinomial-logit fit of the winners, %d bootstrap resamples.\n",
 		100/float64(s.Players), arena.EloMean, s.Resamples)
+}
+
+// printGroups prints where each bot's colour groups came from, and how
+// it did in the games another player's dice gave a group first.
+func printGroups(w io.Writer, bots []arena.BotResult, width int) {
+	fmt.Fprintf(w, "\n%-*s  %s\n", width, "groups", "completed: bought on landing, at auction, by trade, from a bankrupt; behind: seat-games in which another completed one by landing or at auction first")
+	for _, b := range bots {
+		fmt.Fprintf(w, "%-*s  %d bought, %d auction, %d trade, %d bankruptcy; behind in %d, won %.1f",
+			width, b.Name, b.Groups[arena.ByLanding], b.Groups[arena.ByAuction], b.Groups[arena.ByTrade], b.Groups[arena.ByBankruptcy], b.Behind, b.BehindWins)
+		if b.SeatsPlayed > b.Behind {
+			fmt.Fprintf(w, "; won %.1f of the other %d", b.Wins-b.BehindWins, b.SeatsPlayed-b.Behind)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // printMeasures prints a player's own measures (an LLM seat's), as

@@ -66,7 +66,7 @@ func TestTournamentCLI(t *testing.T) {
 		}
 		wins, shares := 0.0, 0.0
 		for i, raw := range res.Bots {
-			if ks := cliKeys(t, raw); !slices.Equal(ks, []string{"ci95", "name", "rating", "rating_ci95", "seats_played", "win_share", "wins"}) {
+			if ks := cliKeys(t, raw); !slices.Equal(ks, []string{"behind", "behind_wins", "ci95", "groups", "name", "rating", "rating_ci95", "seats_played", "win_share", "wins"}) {
 				t.Fatalf("bot keys %v", ks)
 			}
 			var b struct {

@@ -1,0 +1,136 @@
+package arena
+
+import (
+	"fmt"
+	"math/bits"
+	"testing"
+
+	"github.com/gopoly/gopoly/monopoly"
+)
+
+// The completions a game records are the groups that came whole, as the
+// ownership after each action shows them, and each names the decision
+// that moved the last street: a purchase on landing, an auction, an
+// answer to a trade, or else a bankruptcy. The check works from the
+// game's state and its pending decisions, the watcher from its events.
+func TestGroupCompletionsFollowOwnership(t *testing.T) {
+	r := monopoly.DefaultRules()
+	kinds := map[string]int{}
+	for _, bots := range [][]string{{"baseline", "exploiter", "baseline", "random"}, {"baseline", "cautious", "exploiter"}} {
+		for seed := range uint64(12) {
+			var w groupWatch
+			var whole [monopoly.MaxPlayers]uint64
+			before := monopoly.DecisionNone
+			watch := func(g *monopoly.Game) {
+				n := len(w.out)
+				w.Watch(g)
+				got := w.out[n:]
+				var want []GroupCompletion
+				for p := range g.Players() {
+					now := r.WholeGroups(g.OwnedMask(p))
+					for m := now &^ whole[p]; m != 0; m &= m - 1 {
+						how := ByBankruptcy
+						switch before {
+						case monopoly.DecisionBuy:
+							how = ByLanding
+						case monopoly.DecisionBid:
+							how = ByAuction
+						case monopoly.DecisionTradeResponse:
+							how = ByTrade
+						}
+						want = append(want, GroupCompletion{Group: r.Groups[bits.TrailingZeros64(m)].Name, Seat: p, Round: g.Round(), How: how})
+					}
+					whole[p] = now
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%v seed %d round %d: recorded %+v, the ownership shows %+v", bots, seed, g.Round(), got, want)
+				}
+				for i := range want {
+					c := got[i]
+					if c.How == ByTrade && c.Partner < 0 || c.How != ByTrade && c.Partner >= 0 {
+						t.Fatalf("%v seed %d: %+v has partner %d", bots, seed, c, c.Partner)
+					}
+					c.Partner = 0
+					if w := want[i]; fmt.Sprint(c) != fmt.Sprint(w) {
+						t.Fatalf("%v seed %d: recorded %+v, the ownership and decision show %+v", bots, seed, got[i], w)
+					}
+					kinds[c.How]++
+				}
+				before = g.Pending().Kind
+			}
+			seats := make([]Seat, len(bots))
+			for i, b := range bots {
+				seats[i] = Seat{Bot: b}
+			}
+			var tb Table
+			if _, err := tb.Play(Match{Rules: r, Seats: seats, Seed: seed, Watch: watch}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Games between these bots complete groups every way: a check that
+	// never saw a kind would not have tested it.
+	for _, how := range []string{ByLanding, ByAuction, ByTrade, ByBankruptcy} {
+		if kinds[how] == 0 {
+			t.Errorf("no group completed by %s in the games: %v", how, kinds)
+		}
+	}
+}
+
+func TestRivalLuckFirst(t *testing.T) {
+	c := func(seat int, how string) GroupCompletion { return GroupCompletion{Seat: seat, How: how, Partner: -1} }
+	for _, tc := range []struct {
+		cs   []GroupCompletion
+		seat int
+		want bool
+	}{
+		{nil, 0, false},
+		{[]GroupCompletion{c(1, ByLanding)}, 0, true},
+		{[]GroupCompletion{c(1, ByAuction)}, 0, true},
+		{[]GroupCompletion{c(1, ByLanding)}, 1, false},                   // its own luck
+		{[]GroupCompletion{c(0, ByLanding), c(1, ByLanding)}, 0, false},  // it held one first
+		{[]GroupCompletion{c(1, ByTrade), c(2, ByLanding)}, 0, true},     // a trade between others, then the dice
+		{[]GroupCompletion{c(1, ByTrade), c(1, ByBankruptcy)}, 0, false}, // no luck of the dice
+	} {
+		if got := RivalLuckFirst(tc.cs, tc.seat); got != tc.want {
+			t.Errorf("RivalLuckFirst(%+v, %d) = %v, want %v", tc.cs, tc.seat, got, tc.want)
+		}
+	}
+}
+
+// The summary counts each bot's completions and its games behind from
+// the games' records.
+func TestTournamentGroups(t *testing.T) {
+	tn := newTournament(t, TournamentConfig{Rules: monopoly.DefaultRules(), Bots: []string{"baseline", "exploiter", "random"},
+		Players: 3, Games: 30, Seed: 5})
+	games, tally := playAll(t, tn)
+	want := map[string]map[string]int{}
+	behind := map[string]int{}
+	for _, g := range games {
+		for _, c := range g.Groups {
+			name := g.Seating[c.Seat]
+			if want[name] == nil {
+				want[name] = map[string]int{}
+			}
+			want[name][c.How]++
+		}
+		for s, name := range g.Seating {
+			if RivalLuckFirst(g.Groups, s) {
+				behind[name]++
+			}
+		}
+	}
+	total := 0
+	for _, b := range tally.Summary(10).Bots {
+		if fmt.Sprint(b.Groups) != fmt.Sprint(want[b.Name]) || b.Behind != behind[b.Name] {
+			t.Errorf("%s: groups %v, behind %d; the games give %v, %d", b.Name, b.Groups, b.Behind, want[b.Name], behind[b.Name])
+		}
+		if b.BehindWins > b.Wins || b.BehindWins > float64(b.Behind) {
+			t.Errorf("%s: %v wins behind of %d games, %v wins in all", b.Name, b.BehindWins, b.Behind, b.Wins)
+		}
+		total += b.Behind
+	}
+	if total == 0 {
+		t.Error("no bot was ever behind: the count was not tested")
+	}
+}
