@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
@@ -132,5 +133,13 @@ func TestTournamentGroups(t *testing.T) {
 	}
 	if total == 0 {
 		t.Error("no bot was ever behind: the count was not tested")
+	}
+
+	// A record naming a seat the game did not have is refused whole.
+	fresh := tn.NewTally()
+	bad := games[0]
+	bad.Groups = append(slices.Clone(bad.Groups), GroupCompletion{Group: "Brown", Seat: 3, How: ByLanding, Partner: -1})
+	if err := fresh.Add(bad); err == nil || fresh.Games() != 0 || fresh.Summary(10).Bots[0].SeatsPlayed != 0 {
+		t.Errorf("a completion by seat 3 of 3: error %v, %d games counted", err, fresh.Games())
 	}
 }

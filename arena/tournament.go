@@ -374,6 +374,11 @@ func (a *Tally) Add(g TournamentGame) error {
 	if len(g.Entrants) != a.t.Players {
 		return fmt.Errorf("arena: game %d has %d seats, the tournament %d", g.Game, len(g.Entrants), a.t.Players)
 	}
+	for _, c := range g.Groups {
+		if c.Seat < 0 || c.Seat >= a.t.Players {
+			return fmt.Errorf("arena: game %d: a group completed by seat %d of %d", g.Game, c.Seat, a.t.Players)
+		}
+	}
 	shares := g.Shares()
 	units := g.winUnits()
 	a.players = a.players[:0]
@@ -410,9 +415,6 @@ func (a *Tally) Add(g TournamentGame) error {
 		}
 	}
 	for _, c := range g.Groups {
-		if c.Seat < 0 || c.Seat >= len(a.players) {
-			return fmt.Errorf("arena: game %d: a group completed by seat %d of %d", g.Game, c.Seat, len(a.players))
-		}
 		p := a.players[c.Seat]
 		if a.groups[p] == nil {
 			a.groups[p] = map[string]int{}
