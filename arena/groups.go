@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"math/bits"
+
 	"github.com/gopoly/gopoly/monopoly"
 )
 
@@ -28,58 +30,57 @@ type GroupCompletion struct {
 	Partner int `json:"partner"`
 }
 
-// groupWatch records a game's GroupCompletions from its events: use its
-// Watch as a Match's watcher.
+// groupWatch records a game's GroupCompletions from its state: use its
+// Observe as a Match's observer. After every action it compares the
+// groups each player holds whole with those before; a new one came with
+// that action, which answered the decision pending before it.
 type groupWatch struct {
-	begun bool
-	whole [monopoly.MaxPlayers]uint64 // per seat: the groups it holds whole, as a bit set of group indexes
-	out   []GroupCompletion
+	begun  bool
+	owned  [monopoly.MaxPlayers]uint64 // per seat: its properties after the last action
+	whole  [monopoly.MaxPlayers]uint64 // per seat: the groups it holds whole, as a bit set of group indexes
+	before monopoly.DecisionKind       // the decision the next action answers
+	offer  monopoly.TradeOffer         // the offer it answers, when that is a trade's
+	out    []GroupCompletion
 }
 
-// Watch takes the events of the last action; when one of them moved a
-// property, it notes every group that became whole for a player.
-func (w *groupWatch) Watch(g *monopoly.Game) {
+// Observe notes the groups the last action made whole, and the decision
+// the next one answers.
+func (w *groupWatch) Observe(g *monopoly.Game) {
 	r := g.Rules()
-	if !w.begun {
-		// Groups held at the start (a game set up mid-play) were completed
-		// before it.
-		w.begun = true
-		for p := range g.Players() {
-			w.whole[p] = r.WholeGroups(g.OwnedMask(p))
-		}
-	}
-	how, a, b := "", -1, -1
-	for _, e := range g.TakeEvents() {
-		switch e.Kind {
-		case monopoly.EvBuy:
-			how = ByLanding
-		case monopoly.EvAuctionWon:
-			how = ByAuction
-		case monopoly.EvTradeAccepted:
-			how, a, b = ByTrade, int(e.Player), int(e.Other)
-		case monopoly.EvPropertyTransfer:
-			how = ByBankruptcy
-		}
-	}
-	if how == "" {
-		return
-	}
 	for p := range g.Players() {
-		now := r.WholeGroups(g.OwnedMask(p))
-		for gi := range r.Groups {
-			if now&^w.whole[p]&(1<<gi) == 0 {
-				continue
-			}
-			c := GroupCompletion{Group: r.Groups[gi].Name, Seat: p, Round: g.Round(), How: how, Partner: -1}
-			switch p {
-			case a:
-				c.Partner = b
-			case b:
-				c.Partner = a
+		owned := g.OwnedMask(p)
+		if w.begun && owned == w.owned[p] {
+			continue // most actions move no property
+		}
+		w.owned[p] = owned
+		now := r.WholeGroups(owned)
+		if !w.begun {
+			// Groups held at the start (a game set up mid-play) were
+			// completed before it.
+			w.whole[p] = now
+			continue
+		}
+		for m := now &^ w.whole[p]; m != 0; m &= m - 1 {
+			c := GroupCompletion{Group: r.Groups[bits.TrailingZeros64(m)].Name, Seat: p, Round: g.Round(), How: ByBankruptcy, Partner: -1}
+			switch w.before {
+			case monopoly.DecisionBuy:
+				c.How = ByLanding
+			case monopoly.DecisionBid:
+				c.How = ByAuction
+			case monopoly.DecisionTradeResponse:
+				c.How, c.Partner = ByTrade, int(w.offer.From)
+				if c.Partner == p {
+					c.Partner = int(w.offer.To)
+				}
 			}
 			w.out = append(w.out, c)
 		}
 		w.whole[p] = now
+	}
+	w.begun = true
+	w.before = g.Pending().Kind
+	if w.before == monopoly.DecisionTradeResponse {
+		w.offer = g.PendingOffer()
 	}
 }
 

@@ -7,65 +7,66 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/monopoly"
+	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
 
 // The completions a game records are the groups that came whole, as the
-// ownership after each action shows them, and each names the decision
-// that moved the last street: a purchase on landing, an auction, an
-// answer to a trade, or else a bankruptcy. The check works from the
-// game's state and its pending decisions, the watcher from its events.
-func TestGroupCompletionsFollowOwnership(t *testing.T) {
-	r := monopoly.DefaultRules()
+// ownership after each action shows them, each named by the event that
+// moved the last street: a purchase on landing, an auction won, a trade
+// accepted (with its other side), or a bankrupt's property passing on.
+// The watcher reads the decisions pending; the check reads the events.
+func TestGroupCompletionsFollowEvents(t *testing.T) {
 	kinds := map[string]int{}
-	for _, bots := range [][]string{{"baseline", "exploiter", "baseline", "random"}, {"baseline", "cautious", "exploiter"}} {
-		for seed := range uint64(12) {
-			var w groupWatch
-			var whole [monopoly.MaxPlayers]uint64
-			before := monopoly.DecisionNone
-			watch := func(g *monopoly.Game) {
-				n := len(w.out)
-				w.Watch(g)
-				got := w.out[n:]
-				var want []GroupCompletion
-				for p := range g.Players() {
-					now := r.WholeGroups(g.OwnedMask(p))
-					for m := now &^ whole[p]; m != 0; m &= m - 1 {
-						how := ByBankruptcy
-						switch before {
-						case monopoly.DecisionBuy:
+	for _, r := range []*monopoly.Rules{monopoly.DefaultRules(), monopolytest.Rules(t, "deal_protocol: sealed\nmax_rounds: 500")} {
+		for _, bots := range [][]string{{"baseline", "exploiter", "baseline", "random"}, {"baseline", "cautious", "exploiter"}} {
+			for seed := range uint64(12) {
+				var w groupWatch
+				var whole [monopoly.MaxPlayers]uint64
+				watch := func(g *monopoly.Game) {
+					n := len(w.out)
+					w.Observe(g)
+					got := w.out[n:]
+					how, a, b := "", -1, -1
+					for _, e := range g.TakeEvents() {
+						switch e.Kind {
+						case monopoly.EvBuy:
 							how = ByLanding
-						case monopoly.DecisionBid:
+						case monopoly.EvAuctionWon:
 							how = ByAuction
-						case monopoly.DecisionTradeResponse:
-							how = ByTrade
+						case monopoly.EvTradeAccepted:
+							how, a, b = ByTrade, int(e.Player), int(e.Other)
+						case monopoly.EvPropertyTransfer:
+							how = ByBankruptcy
 						}
-						want = append(want, GroupCompletion{Group: r.Groups[bits.TrailingZeros64(m)].Name, Seat: p, Round: g.Round(), How: how})
 					}
-					whole[p] = now
-				}
-				if len(got) != len(want) {
-					t.Fatalf("%v seed %d round %d: recorded %+v, the ownership shows %+v", bots, seed, g.Round(), got, want)
-				}
-				for i := range want {
-					c := got[i]
-					if c.How == ByTrade && c.Partner < 0 || c.How != ByTrade && c.Partner >= 0 {
-						t.Fatalf("%v seed %d: %+v has partner %d", bots, seed, c, c.Partner)
+					var want []GroupCompletion
+					for p := range g.Players() {
+						now := r.WholeGroups(g.OwnedMask(p))
+						for m := now &^ whole[p]; m != 0; m &= m - 1 {
+							c := GroupCompletion{Group: r.Groups[bits.TrailingZeros64(m)].Name, Seat: p, Round: g.Round(), How: how, Partner: -1}
+							switch p {
+							case a:
+								c.Partner = b
+							case b:
+								c.Partner = a
+							}
+							want = append(want, c)
+							kinds[how]++
+						}
+						whole[p] = now
 					}
-					c.Partner = 0
-					if w := want[i]; fmt.Sprint(c) != fmt.Sprint(w) {
-						t.Fatalf("%v seed %d: recorded %+v, the ownership and decision show %+v", bots, seed, got[i], w)
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%v seed %d round %d: recorded %+v, the events show %+v", bots, seed, g.Round(), got, want)
 					}
-					kinds[c.How]++
 				}
-				before = g.Pending().Kind
-			}
-			seats := make([]Seat, len(bots))
-			for i, b := range bots {
-				seats[i] = Seat{Bot: b}
-			}
-			var tb Table
-			if _, err := tb.Play(Match{Rules: r, Seats: seats, Seed: seed, Watch: watch}); err != nil {
-				t.Fatal(err)
+				seats := make([]Seat, len(bots))
+				for i, b := range bots {
+					seats[i] = Seat{Bot: b}
+				}
+				var tb Table
+				if _, err := tb.Play(Match{Rules: r, Seats: seats, Seed: seed, Watch: watch}); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}

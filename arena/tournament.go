@@ -288,7 +288,7 @@ func (t *Tournament) PlayGame(i int, tb *Table) (TournamentGame, error) {
 		g.Seating[s] = t.entries[e]
 	}
 	var groups groupWatch
-	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i, Registry: t.Registry, Watch: groups.Watch})
+	res, err := tb.play(Match{Rules: t.Rules, Seats: seats, Seed: g.Seed, Game: i, Registry: t.Registry, Observe: groups.Observe})
 	if err != nil {
 		return TournamentGame{}, fmt.Errorf("arena: game %d (seed %d): %w", i, g.Seed, err)
 	}
