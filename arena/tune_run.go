@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gopoly/gopoly/internal/dirlock"
@@ -167,7 +168,19 @@ func checkTuneDir(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, TuneRunFile)); err == nil {
 		return nil
 	}
-	err := checkEmpty(dir, "no tuning run")
+	// Another shard of the run may be making tune.json at this instant
+	// (createOnce): its temporary file is no sign of another run.
+	names, err := dirlock.Entries(dir)
+	if err != nil {
+		return err
+	}
+	making := map[string]bool{}
+	for _, n := range names {
+		if strings.HasPrefix(n, ".tmp-") {
+			making[n] = true
+		}
+	}
+	err = checkEmptyBut(dir, "no tuning run", making)
 	if _, serr := os.Stat(filepath.Join(dir, TuneRunFile)); err != nil && serr == nil {
 		return nil
 	}

@@ -487,3 +487,22 @@ func TestSearchClimbs(t *testing.T) {
 		t.Logf("the last generations centre on %.3f, %.3f from the top", mean, d)
 	}
 }
+
+// A shard starting beside another that is making tune.json at that
+// instant sees only the other's temporary file, and goes on; any other
+// entry is still refused.
+func TestTuneDirWhileAnotherShardClaims(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".tmp-123"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTuneDir(dir); err != nil {
+		t.Fatalf("beside another shard's temporary file: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "games.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTuneDir(dir); !errors.Is(err, ErrBadDir) {
+		t.Fatalf("beside another run's file: %v", err)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+	"time"
 )
 
 // File is the lock file's name in a locked directory. It is not part of
@@ -45,10 +46,18 @@ func Exclusive(dir string) (*Lock, error) { return lock(dir, syscall.LOCK_EX, "r
 // ErrBusy while another process writes it, shared with other readers.
 func Shared(dir string) (*Lock, error) { return lock(dir, syscall.LOCK_SH, "written") }
 
+// busyFor is how long a lock that another holds is tried again before
+// the directory is reported busy. A reader letting go holds the lock
+// exclusively for the instant it takes to remove the file (Release); a
+// reader asking at that instant would otherwise be told the directory is
+// being written. A real writer holds it far longer.
+const busyFor = 50 * time.Millisecond
+
 // lock takes dir's lock as how says; busy says what another process is
 // doing when it cannot.
 func lock(dir string, how int, busy string) (*Lock, error) {
 	path := filepath.Join(dir, File)
+	var since time.Time
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
@@ -60,6 +69,13 @@ func lock(dir string, how int, busy string) (*Lock, error) {
 		if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
+				if since.IsZero() {
+					since = time.Now()
+				}
+				if time.Since(since) < busyFor {
+					time.Sleep(time.Millisecond)
+					continue
+				}
 				return nil, fmt.Errorf("%w: %s is being %s by another gopoly process; wait for it to finish, or give another directory", ErrBusy, dir, busy)
 			}
 			return nil, fmt.Errorf("dirlock: %s: %w", dir, err)

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -159,6 +160,33 @@ func TestLockAfterRemoval(t *testing.T) {
 	if _, err := Shared(dir); !errors.Is(err, ErrBusy) {
 		t.Fatalf("a reader beside the lock taken after a removal: %v", err)
 	}
+}
+
+// A reader that asks while another reader lets go gets the lock: the one
+// letting go holds it exclusively only while it removes the file. (Two
+// shards of a tuning run, one process, met there: one merging while the
+// other released its look at the same shard.)
+func TestSharedWhileAnotherLetsGo(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.OpenFile(filepath.Join(dir, File), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// The instant of Release, stretched: exclusive, then gone.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(5 * time.Millisecond)
+		os.Remove(f.Name())
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	}()
+	r, err := Shared(dir)
+	if err != nil {
+		t.Fatalf("a reader while another let go: %v", err)
+	}
+	r.Release()
 }
 
 // TestMain lets the test binary hold a directory's lock until it is
