@@ -497,19 +497,16 @@ func (p SeatParams) Written() map[string]any {
 func (p SeatParams) Check(players int) error {
 	for _, s := range slices.Sorted(maps.Keys(p.Seats)) {
 		if s >= players {
-			return p.seatError(s, fmt.Sprintf("parameters for seat %d, but the seats go from 0 to %d", s, players-1))
+			return p.ErrorFor(s, fmt.Sprintf("parameters for seat %d, but the seats go from 0 to %d", s, players-1))
 		}
 	}
 	return nil
 }
 
 // ErrorFor is the error msg about the overrides of seat s, placed at the
-// file and line that gave them when they were read from one: for callers
-// whose tables cannot take them (a tournament's keys name bots).
-func (p SeatParams) ErrorFor(s int, msg string) error { return p.seatError(s, msg) }
-
-// seatError is msg about seat s's overrides, placed where they were read.
-func (p SeatParams) seatError(s int, msg string) error {
+// file and line that gave them when they were read from one (a
+// tournament's keys name bots, and it refuses some with it).
+func (p SeatParams) ErrorFor(s int, msg string) error {
 	if at, ok := p.seatAt[s]; ok {
 		at.Msg = msg
 		return &at

@@ -299,7 +299,10 @@ func (e *Experiment) prepareDir(dir string, info RunInfo) error {
 // what holds says what it lacks to be reused.
 func checkEmpty(dir, holds string) error { return checkEmptyBut(dir, holds, nil) }
 
-// checkEmptyBut is checkEmpty with the entries keep left out.
+// checkEmptyBut is checkEmpty with the entries keep left out. Files being
+// written whole (atomicfile.TempPrefix) are left out too: another shard of
+// the same run may be making its first file at this instant, and a
+// temporary file is no sign of another run.
 func checkEmptyBut(dir, holds string, keep map[string]bool) error {
 	all, err := dirlock.Entries(dir)
 	if err != nil {
@@ -307,7 +310,7 @@ func checkEmptyBut(dir, holds string, keep map[string]bool) error {
 	}
 	var names []string
 	for _, n := range all {
-		if !keep[n] {
+		if !keep[n] && !strings.HasPrefix(n, atomicfile.TempPrefix) {
 			names = append(names, n)
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/gopoly/gopoly/internal/atomicfile"
 	"github.com/gopoly/gopoly/internal/dirlock"
 )
 
@@ -168,19 +168,7 @@ func checkTuneDir(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, TuneRunFile)); err == nil {
 		return nil
 	}
-	// Another shard of the run may be making tune.json at this instant
-	// (createOnce): its temporary file is no sign of another run.
-	names, err := dirlock.Entries(dir)
-	if err != nil {
-		return err
-	}
-	making := map[string]bool{}
-	for _, n := range names {
-		if strings.HasPrefix(n, ".tmp-") {
-			making[n] = true
-		}
-	}
-	err = checkEmptyBut(dir, "no tuning run", making)
+	err := checkEmpty(dir, "no tuning run")
 	if _, serr := os.Stat(filepath.Join(dir, TuneRunFile)); err != nil && serr == nil {
 		return nil
 	}
@@ -190,7 +178,7 @@ func checkTuneDir(dir string) error {
 // createOnce writes a new file at path, whole, unless one is there
 // already (made by another process meanwhile), which it leaves.
 func createOnce(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(path), atomicfile.TempPrefix+"*")
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
