@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -200,6 +202,9 @@ func newExperimentMergeCmd() *cobra.Command {
 		out    string
 		asJSON bool
 		wait   time.Duration
+		// whileQueued are Slurm jobs (arrays) whose queued or running
+		// tasks the merge waits for.
+		whileQueued []string
 	)
 	cmd := &cobra.Command{
 		Use:   "merge DIR...",
@@ -211,10 +216,13 @@ unsharded run: the same bytes. The shards' spec.yaml may differ in
 comments, layout or description; --out gets shard 0's, whatever the order
 of the directories. --out must be new, empty, or hold a merge of this
 experiment, which is replaced. With --wait, it first waits until every
-directory holds a complete shard (as a merge Job does beside its shards).`,
+directory holds a complete shard (as a merge Job does beside its shards);
+with --while-queued, it waits for them as long as Slurm holds a task of
+one of those jobs queued or running (as the merge job of experiment
+submit does: a requeued task is queued again).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := waitShards(cmd, args, wait); err != nil {
+			if err := waitShards(cmd, args, wait, whileQueued); err != nil {
 				return err
 			}
 			if out == "" {
@@ -246,17 +254,25 @@ directory holds a complete shard (as a merge Job does beside its shards).`,
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default runs/NAME)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged summary as show --json does")
 	cmd.Flags().DurationVar(&wait, "wait", 0, "wait up to this long for every shard to be complete (0: not at all)")
+	cmd.Flags().StringSliceVar(&whileQueued, "while-queued", nil, "Slurm job ids: wait for incomplete shards while a task of one of these jobs is queued or running")
 	return cmd
 }
 
-// waitShards waits up to limit until every directory holds a complete
-// shard, saying on stderr which it waits for when that changes.
-func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration) error {
-	if limit <= 0 {
+// squeueGrace is how long a merge waiting on Slurm jobs goes on waiting
+// while squeue fails, before it gives up.
+const squeueGrace = 5 * time.Minute
+
+// waitShards waits until every directory holds a complete shard: up to
+// limit, and, with jobs, for as long as Slurm holds a task of one of them
+// queued or running (a requeued task is pending again). It says on
+// stderr which shards it waits for when that changes.
+func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration, jobs []string) error {
+	if limit <= 0 && len(jobs) == 0 {
 		return nil
 	}
 	deadline := time.Now().Add(limit)
 	said := ""
+	var failing time.Time // since when squeue has failed, unbroken
 	for {
 		var waiting []string
 		for _, d := range dirs {
@@ -267,14 +283,34 @@ func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration) error {
 		if len(waiting) == 0 {
 			return nil
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: after %s, %s of %d not complete: %s", cmdName(cmd), limit, plural(len(waiting), "shard"), len(dirs), strings.Join(waiting, " "))
+		notDone := fmt.Sprintf("%s of %d not complete: %s", plural(len(waiting), "shard"), len(dirs), strings.Join(waiting, " "))
+		if limit <= 0 || time.Now().After(deadline) {
+			if len(jobs) == 0 {
+				return fmt.Errorf("%s: after %s, %s", cmdName(cmd), limit, notDone)
+			}
+			states, err := queued(jobs)
+			switch {
+			case err != nil && failing.IsZero():
+				failing = time.Now()
+				fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: %v; asking again for up to %s\n", err, squeueGrace)
+			case err != nil && time.Since(failing) > squeueGrace:
+				return fmt.Errorf("%s: %s, and for %s %v", cmdName(cmd), notDone, squeueGrace, err)
+			case err == nil:
+				failing = time.Time{}
+				if !slices.ContainsFunc(slices.Collect(maps.Values(states)), active) {
+					return fmt.Errorf("%s: %s, and no task of Slurm job %s is queued or running", cmdName(cmd), notDone, strings.Join(jobs, ", "))
+				}
+			}
 		}
 		if msg := strings.Join(waiting, " "); msg != said {
 			fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: waiting for %d of %d shards: %s\n", len(waiting), len(dirs), msg)
 			said = msg
 		}
-		time.Sleep(min(10*time.Second, time.Until(deadline)+time.Millisecond))
+		pause := 5 * time.Second
+		if time.Now().Before(deadline) {
+			pause = min(10*time.Second, time.Until(deadline)+time.Millisecond)
+		}
+		time.Sleep(pause)
 	}
 }
 

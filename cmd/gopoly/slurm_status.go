@@ -79,26 +79,8 @@ func active(state string) bool { return slices.Contains(activeStates, state) }
 // those it has forgotten, where the cluster keeps accounts (the note
 // says when it does not). An error means squeue could not be asked.
 func jobStates(ids []string) (states map[string]string, note string, err error) {
-	states = map[string]string{}
-	var jobs []string // squeue is asked about whole arrays
-	for _, id := range ids {
-		job, _, _ := strings.Cut(id, "_")
-		if !slices.Contains(jobs, job) {
-			jobs = append(jobs, job)
-		}
-	}
-	for _, job := range jobs {
-		var out, errOut bytes.Buffer
-		c := exec.Command("squeue", "-h", "-r", "-t", "all", "-j", job, "-o", "%i %T")
-		c.Stdout, c.Stderr = &out, &errOut
-		if err := c.Run(); err != nil {
-			// squeue refuses a job id it no longer holds.
-			if strings.Contains(errOut.String(), "Invalid job id") {
-				continue
-			}
-			return nil, "", commandErr("squeue", err, errOut.Bytes())
-		}
-		parseStates(states, out.String(), " ")
+	if states, err = queued(ids); err != nil {
+		return nil, "", err
 	}
 	var forgotten []string
 	for _, id := range ids {
@@ -118,6 +100,34 @@ func jobStates(ids []string) (states map[string]string, note string, err error) 
 	}
 	parseStates(states, out.String(), "|")
 	return states, "", nil
+}
+
+// queued returns the states squeue holds of the given jobs and of every
+// task of their arrays, by job id ("123" or "123_4"), in lower case: the
+// jobs still queued or running, and those that ended a few minutes ago.
+func queued(ids []string) (map[string]string, error) {
+	states := map[string]string{}
+	var jobs []string // squeue is asked about whole arrays
+	for _, id := range ids {
+		job, _, _ := strings.Cut(id, "_")
+		if !slices.Contains(jobs, job) {
+			jobs = append(jobs, job)
+		}
+	}
+	for _, job := range jobs {
+		var out, errOut bytes.Buffer
+		c := exec.Command("squeue", "-h", "-r", "-t", "all", "-j", job, "-o", "%i %T")
+		c.Stdout, c.Stderr = &out, &errOut
+		if err := c.Run(); err != nil {
+			// squeue refuses a job id it no longer holds.
+			if strings.Contains(errOut.String(), "Invalid job id") {
+				continue
+			}
+			return nil, commandErr("squeue", err, errOut.Bytes())
+		}
+		parseStates(states, out.String(), " ")
+	}
+	return states, nil
 }
 
 // parseStates adds lines "ID<sep>STATE" to states, the state lower case

@@ -98,12 +98,7 @@ func TestSlurmSubmit(t *testing.T) {
 	}
 	for st := status(t, out); st.Merge != "done"; st = status(t, out) {
 		if time.Now().After(deadline) || !active(st.Merge) && st.Merge != "done" {
-			logs, _ := filepath.Glob(filepath.Join(out, slurmDir, "*.log"))
-			for _, l := range logs {
-				b, _ := os.ReadFile(l)
-				t.Logf("%s:\n%s", l, b)
-			}
-			t.Fatalf("merge %s; status %+v", st.Merge, st)
+			mergeFailed(t, out, st)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -117,6 +112,29 @@ func TestSlurmSubmit(t *testing.T) {
 		t.Fatalf("local run: exit %d: %s", code, stderr)
 	}
 	sameTree(t, local, filepath.Join(out, resultDir))
+}
+
+// mergeFailed fails the test with what Slurm and the jobs' logs say of
+// a merge that ended without a result, the status first: CI shows the
+// head of a failure's output.
+func mergeFailed(t *testing.T, out string, st slurmStatus) {
+	t.Helper()
+	t.Errorf("merge %s; status %+v", st.Merge, st)
+	if b, err := exec.Command("scontrol", "show", "job", st.MergeJob).CombinedOutput(); err == nil {
+		t.Logf("scontrol show job %s:\n%s", st.MergeJob, b)
+	}
+	if ctl := os.Getenv("GOPOLY_SLURM_DIR"); ctl != "" {
+		b, _ := os.ReadFile(filepath.Join(ctl, "slurmctld.log"))
+		lines := strings.Split(string(b), "\n")
+		t.Logf("slurmctld.log, last lines:\n%s", strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, slurmDir, "*.log"))
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		lines := strings.Split(string(b), "\n")
+		t.Logf("%s, last lines:\n%s", l, strings.Join(lines[max(0, len(lines)-8):], "\n"))
+	}
+	t.FailNow()
 }
 
 // status runs experiment status --json on dir.
@@ -249,7 +267,7 @@ func TestSlurmRecover(t *testing.T) {
 	var st slurmStatus
 	for st = status(t, out); st.Merge != "done"; st = status(t, out) {
 		if time.Now().After(deadline) || !active(st.Merge) && st.Merge != "done" {
-			t.Fatalf("merge %s after the resubmission; status %+v", st.Merge, st)
+			mergeFailed(t, out, st)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -333,7 +351,7 @@ func TestSlurmSubmitRetry(t *testing.T) {
 		t.Fatalf("sbatch calls:\n%s", calls)
 	}
 	wantArray := "sbatch --parsable --array=0,1,2%2 --account=lab --qos=long " + filepath.Join(out, slurmDir, "array.sh")
-	wantMerge := "sbatch --parsable --account=lab --qos=short --dependency=afterok:100 --kill-on-invalid-dep=yes " + filepath.Join(out, slurmDir, "merge.sh")
+	wantMerge := "sbatch --parsable --account=lab --qos=short --dependency=afterany:100 " + filepath.Join(out, slurmDir, "merge.sh") + " 100"
 	if lines[1] != wantArray || lines[2] != wantMerge {
 		t.Errorf("sbatch calls:\n%s\nwant\n%s\n%s", calls, wantArray, wantMerge)
 	}
@@ -425,5 +443,55 @@ func TestParseStates(t *testing.T) {
 	want := map[string]string{"12_3": "cancelled", "12_4": "timeout", "13": "failed"}
 	if n != 3 || !maps.Equal(got, want) {
 		t.Errorf("parseStates: %d %v, want %v", n, got, want)
+	}
+}
+
+// A merge told to wait while Slurm jobs are queued waits for incomplete
+// shards as long as squeue holds a task of them pending or running, and
+// gives up, naming the shards and the job, once none is; it merges
+// nothing then.
+func TestExperimentMergeWhileQueued(t *testing.T) {
+	bin, log := fakeSlurm(t)
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "shards", "0")
+	out := filepath.Join(dir, "merged")
+	queue := filepath.Join(bin, "queue")
+	if err := os.WriteFile(queue, []byte("100_0 PENDING\n100_1 COMPLETED\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		stderr string
+		code   int
+	}
+	done := make(chan result, 1)
+	go func() {
+		_, stderr, code := cliRunEnv(t, []string{"PATH=" + bin}, "experiment", "merge", "--while-queued", "100", shard, "--out", out)
+		done <- result{stderr, code}
+	}()
+	squeues := func() int {
+		calls, _ := os.ReadFile(log)
+		return strings.Count(string(calls), "squeue -h -r -t all -j 100 ")
+	}
+	deadline := time.Now().Add(time.Minute)
+	for squeues() < 2 {
+		select {
+		case r := <-done:
+			t.Fatalf("the merge ended while task 100_0 was pending: exit %d: %s", r.code, r.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the merge asked squeue fewer than twice in a minute")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := os.WriteFile(queue, []byte("100_0 CANCELLED\n100_1 COMPLETED\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.code == 0 || !strings.Contains(r.stderr, "1 shard of 1 not complete: "+shard+", and no task of Slurm job 100 is queued or running") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+	if fileExists(out) {
+		t.Error("the merge wrote its output")
 	}
 }
