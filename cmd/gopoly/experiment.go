@@ -294,7 +294,7 @@ func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration, jobs []s
 				failing = time.Now()
 				fmt.Fprintf(cmd.ErrOrStderr(), "gopoly: %v; asking again for up to %s\n", err, squeueGrace)
 			case err != nil && time.Since(failing) > squeueGrace:
-				return fmt.Errorf("%s: %s, and for %s %v", cmdName(cmd), notDone, squeueGrace, err)
+				return fmt.Errorf("%s: %s, and Slurm could not be asked for %s: %v", cmdName(cmd), notDone, squeueGrace, err)
 			case err == nil:
 				failing = time.Time{}
 				if !slices.ContainsFunc(slices.Collect(maps.Values(states)), active) {
