@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/worth"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
 )
@@ -45,10 +46,7 @@ func killChild(dir, id string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
 	}
-	// The person's answers depend on the position only (the baseline's
-	// memos do not change its answers), as a person's would not depend on
-	// the process.
-	person, _ := agent.New("baseline", 0, agent.SeatSeed(killSeed, 0))
+	person := killPerson()
 	tok := s.Tokens().Seats[0]
 	p, err := s.Advance(ctx, 0)
 	for err == nil && !p.Over {
@@ -67,6 +65,21 @@ func killChild(dir, id string) int {
 // A process playing a session is killed with SIGKILL at 25 points of the
 // game and restarted each time: no acknowledged answer is lost, and the
 // game ends as the same game played without a break.
+// killPerson is the stand-in for the person at seat 0, made anew in
+// every process. Its answers depend on the position only, as a person's
+// would not depend on the process: a baseline whose group_rounds is set
+// does not change its valuation on what was proposed to it earlier in
+// the game, and its memos do not change its answers.
+func killPerson() agent.Agent {
+	b, err := agent.Lookup("baseline")
+	if err != nil {
+		panic(err)
+	}
+	p := b.Defaults
+	p.GroupRounds = worth.IncomeRounds
+	return b.Make(p, 0, agent.SeatSeed(killSeed, 0))
+}
+
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts a process 25 times")
@@ -77,7 +90,7 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok := w.Tokens().Seats[0]
-	person := stand(t, "baseline", killSeed, 0)
+	person := killPerson()
 	p, err := w.Advance(ctx, 0)
 	for err == nil && !p.Over {
 		g := w.Game()

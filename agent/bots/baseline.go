@@ -52,6 +52,8 @@ type Baseline struct {
 	rejectedAt [64]int // turn a proposal for a square was last rejected
 	refused    int     // its proposals refused this game
 	accepted   int     // its proposals accepted this game
+	offered    int     // proposals made to it this game
+	lastOffer  [5]int  // the last of them (offerKey)
 	pending    monopoly.TradeOffer
 	offer      monopoly.TradeOffer // the proposal being made (Action points at it)
 
@@ -194,6 +196,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			a.Kind, a.Arg = monopoly.ActBid, min(limit, d.Amount+step)
 		}
 	case monopoly.DecisionTradeResponse:
+		b.Offered(v)
 		o := v.PendingOffer()
 		if v.Rules().DealProtocol == monopoly.DealsSealed {
 			// It cannot see the cash: it names the least it takes for
@@ -631,7 +634,7 @@ func (b *Baseline) ownership(v monopoly.View) uint64 {
 	h = (h ^ uint64(v.HouseSupply())<<32 ^ uint64(v.HotelSupply())) * 0x100000001b3
 	h = (h ^ builtOn(v, owned)) * 0x100000001b3
 	h = (h ^ uint64(worth.IncomeTurns(v, v.Me()))) * 0x100000001b3
-	for _, rounds := range [...]int{b.groupRounds(), b.P.FirstGroupRounds} {
+	for _, rounds := range [...]int{b.groupRounds(), b.rivalRounds(), b.P.FirstGroupRounds} {
 		if rounds > 0 {
 			h = (h ^ uint64(worth.OpponentTurns(v, v.Me(), rounds))) * 0x100000001b3
 		}
@@ -674,7 +677,8 @@ func Unowned(v monopoly.View) int {
 // prospect is what seat p can make of a colour group as the player
 // deciding in v sees it. Usually every group is worth its Monopoly worth
 // (worth.Horizon turns, fully built). With GroupRounds set, or once its
-// proposals go unsold (groupRounds), the rent is counted over that many
+// proposals go unsold (groupRounds) or, for a rival's, once it has been
+// offered enough (rivalRounds), the rent is counted over that many
 // rounds of p's live opponents, and with
 // the houses its own cash buys when p is that player and the valuation
 // its own (valuer), as if it could build at once otherwise: a rival short
@@ -683,6 +687,9 @@ func Unowned(v monopoly.View) int {
 func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect {
 	pr := worth.Prospect{Budget: math.Inf(1), Turns: worth.Horizon}
 	rounds := b.groupRounds()
+	if p != v.Me() {
+		rounds = b.rivalRounds()
+	}
 	if rounds == 0 {
 		return pr
 	}
@@ -701,6 +708,17 @@ func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect 
 // do not sell.
 const NoSale = 3
 
+// NoSaleOffers is how many proposals made to it, none of its own
+// accepted, make the baseline count its rivals' colour groups over the
+// long game (rivalRounds). Players who trade propose little and settle
+// (the baseline proposes less than once a game, and most of its
+// proposals are taken); the contest AIs that never sell propose hundreds
+// of deals a game from the first rounds, while the baseline, proposing
+// only what it wants, may have asked nobody by then. Its own groups it
+// goes on counting as before: what it sells is where the contest AIs
+// gained, and counting its own long as well won no more games of theirs.
+const NoSaleOffers = 3
+
 // Answered counts the answer to one of its proposals, or to one a player
 // built on the baseline made itself (the planners): refusals make it take
 // the game for one among players who do not sell (NoSale).
@@ -712,6 +730,24 @@ func (b *Baseline) Answered(accepted bool) {
 	}
 }
 
+// Offered counts a proposal made to it, once however often it answers
+// it; a player built on the baseline that answers proposals itself (the
+// planners) tells it through this too.
+func (b *Baseline) Offered(v monopoly.View) {
+	if key := offerKey(v); key != b.lastOffer {
+		b.lastOffer = key
+		b.offered++
+	}
+}
+
+// offerKey tells the proposals and counter-offers of a game apart: each
+// comes in its own turn and phase, with fewer proposals left to its
+// proposer, or with one more counter-offer.
+func offerKey(v monopoly.View) [5]int {
+	from := int(v.PendingOffer().From)
+	return [5]int{v.Turn() + 1, int(v.Phase()), from, v.ProposalsLeft(from), v.TradeRound()}
+}
+
 // groupRounds is GroupRounds, or when none is set and nobody has taken
 // any of its NoSale or more proposals, worth.IncomeRounds: a game where
 // nobody sells runs long, and the group it sells may earn for the rest
@@ -721,6 +757,16 @@ func (b *Baseline) groupRounds() int {
 		return worth.IncomeRounds
 	}
 	return b.P.GroupRounds
+}
+
+// rivalRounds is groupRounds, or worth.IncomeRounds once NoSaleOffers
+// proposals were made to it and none of its own was taken: a rival's
+// group is then counted over the long game, its own still as before.
+func (b *Baseline) rivalRounds() int {
+	if r := b.groupRounds(); r != 0 || b.accepted > 0 || b.offered < NoSaleOffers {
+		return r
+	}
+	return worth.IncomeRounds
 }
 
 // Pending is the cash player p keeps to buy the street that completes one

@@ -114,3 +114,75 @@ func TestBaselineFirstGroupRounds(t *testing.T) {
 		t.Errorf("asks $%d for the last brown holding the oranges, $%d by default: want the same", got, want)
 	}
 }
+
+// A baseline to which NoSaleOffers proposals were made, none of its own
+// taken, counts a rival's group over the long game: it asks several
+// times more for the last brown of a rival's group, as after NoSale
+// refusals, while what it bids for the street that completes its own
+// group stays as it was. With one of its proposals accepted, or an offer
+// fewer, it values as at first.
+func TestBaselineOffered(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	g := monopolytest.Position(t, r, 0, []int{1500, 1500, 1500},
+		monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0}, monopolytest.Owned{Name: "Baltic Avenue", Owner: 1},
+		monopolytest.Owned{Name: "Oriental Avenue", Owner: 0}, monopolytest.Owned{Name: "Vermont Avenue", Owner: 0})
+	o := monopoly.TradeOffer{From: 1, To: 0, GetSquares: 1 << monopolytest.Square(t, r, "Mediterranean Avenue")}
+	last := monopolytest.Square(t, r, "Connecticut Avenue")
+	with := func(offered, accepted int) *Baseline {
+		b := NewBaseline(BaselineParams())
+		b.offered, b.accepted = offered, accepted
+		return b
+	}
+	fresh, fished, traded := with(0, 0), with(NoSaleOffers, 0), with(NoSaleOffers, 1)
+	v := g.View(0)
+	if asks, first := fished.leastCash(v, 0, o), fresh.leastCash(v, 0, o); asks < 3*first {
+		t.Errorf("asks $%d for the last brown after %d offers, $%d at first", asks, NoSaleOffers, first)
+	}
+	if asks, first := traded.leastCash(v, 0, o), fresh.leastCash(v, 0, o); asks != first {
+		t.Errorf("asks $%d for the last brown with a proposal accepted, want $%d as at first", asks, first)
+	}
+	if asks, first := with(NoSaleOffers-1, 0).leastCash(v, 0, o), fresh.leastCash(v, 0, o); asks != first {
+		t.Errorf("asks $%d for the last brown after %d offers, want $%d as at first", asks, NoSaleOffers-1, first)
+	}
+	if bid, first := fished.BidLimit(v, 0, last), fresh.BidLimit(v, 0, last); bid != first {
+		t.Errorf("bids up to $%d for the street that completes its light blues after %d offers, $%d at first", bid, NoSaleOffers, first)
+	}
+}
+
+// The baseline counts every proposal and counter-offer made to it once,
+// however often it is asked about it (a replay asks again, and a planner
+// tells both of its baselines): against three exploiters, which propose
+// often, its count equals the proposals to it in the game's events.
+func TestBaselineCountsOffers(t *testing.T) {
+	r := monopolytest.Rules(t, "max_rounds: 200")
+	total := 0
+	for seed := range uint64(40) {
+		g := monopoly.New(r, 4, seed)
+		g.Record(true)
+		me := NewBaseline(BaselineParams())
+		players := []agent.Agent{me, NewExploiter(BaselineParams(), false), NewExploiter(BaselineParams(), false), NewExploiter(BaselineParams(), false)}
+		made := 0
+		for !g.Over() {
+			p := g.Decider()
+			v, d := g.View(p), g.Pending()
+			if p == 0 && d.Kind == monopoly.DecisionTradeResponse {
+				me.Decide(v, d) // asked twice
+			}
+			if err := g.Apply(players[p].Decide(v, d)); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range g.TakeEvents() {
+				if e.Kind == monopoly.EvTradeProposed && e.Other == 0 {
+					made++
+				}
+			}
+		}
+		if me.offered != made {
+			t.Errorf("game %d: counted %d proposals made to it, the events show %d", seed, me.offered, made)
+		}
+		total += made
+	}
+	if total < 100 {
+		t.Fatalf("only %d proposals made to the baseline in 40 games", total)
+	}
+}

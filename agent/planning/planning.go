@@ -156,6 +156,10 @@ func (pl *Planner) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			return pl.decideJail(v, d)
 		}
 	case monopoly.DecisionTradeResponse:
+		pl.base.Offered(v)
+		if pl.careful != nil {
+			pl.careful.Offered(v)
+		}
 		if pl.plans(v, d) {
 			return pl.decideTrade(v, d)
 		}
