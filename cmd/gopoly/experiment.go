@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -288,7 +286,7 @@ func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration, jobs []s
 			if len(jobs) == 0 {
 				return fmt.Errorf("%s: after %s, %s", cmdName(cmd), limit, notDone)
 			}
-			states, err := queued(jobs)
+			more, err := anyQueued(jobs)
 			switch {
 			case err != nil && failing.IsZero():
 				failing = time.Now()
@@ -297,7 +295,7 @@ func waitShards(cmd *cobra.Command, dirs []string, limit time.Duration, jobs []s
 				return fmt.Errorf("%s: %s, and Slurm could not be asked for %s: %v", cmdName(cmd), notDone, squeueGrace, err)
 			case err == nil:
 				failing = time.Time{}
-				if !slices.ContainsFunc(slices.Collect(maps.Values(states)), active) {
+				if !more {
 					return fmt.Errorf("%s: %s, and no task of Slurm job %s is queued or running", cmdName(cmd), notDone, strings.Join(jobs, ", "))
 				}
 			}

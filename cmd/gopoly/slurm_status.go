@@ -130,6 +130,18 @@ func queued(ids []string) (map[string]string, error) {
 	return states, nil
 }
 
+// anyQueued reports whether squeue holds a task of one of jobs queued or
+// running (a requeued task is pending again).
+func anyQueued(jobs []string) (bool, error) {
+	states, err := queued(jobs)
+	for _, st := range states {
+		if active(st) {
+			return true, nil
+		}
+	}
+	return false, err
+}
+
 // parseStates adds lines "ID<sep>STATE" to states, the state lower case
 // and cut at its first space (sacct writes "CANCELLED by 1000"), and
 // returns how many it added.
