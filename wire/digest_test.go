@@ -25,11 +25,11 @@ var perft = []struct {
 	events    int
 	digest    string
 }{
-	{"default", 4, 1, "baseline", 1119, 2348, "460b51a4225107f1afb461bb7027290aca7b653f9ca141cfcf0e48bc02f6cad3"},
-	{"default", 4, 2, "baseline", 842, 1825, "608384ee14fe25e512a20485854f8417d6eba77fceafd41f52ab23f2cda44373"},
+	{"default", 4, 1, "baseline", 1102, 2325, "cdfe9e47adf6639431a3fee91f239bec91985f0c81c9ce7124558fe596f529ee"},
+	{"default", 4, 2, "baseline", 872, 1903, "cfcd5b89fc1b8bf05eb0ce6f238b3bca04ef5deb3210bcb6f06fc9144f35cbce"},
 	{"default", 2, 3, "baseline", 510, 1033, "42b0002ce96872caf5b72e9a6d2e6e9cbc6729b39b6ca6a243b22d4c6ad7fd58"},
-	{"sealed", 4, 4, "baseline", 876, 1928, "a88c7dc79dcbbb844bcd48d2a50336e08ae9e0ba8617b3febad9bc0fb2d99546"},
-	{"counters", 3, 5, "baseline", 605, 1170, "d769e1fb4f5c0f05849b0ae8edf0fb8af4f7bde788aaf3f4f462e031b0a45f46"},
+	{"sealed", 4, 4, "baseline", 876, 1950, "499d43592aa4d4a7a9bbe9a92a7dcbc8b8fcfb727329d77b0bcb518df9d8e020"},
+	{"counters", 3, 5, "baseline", 684, 1299, "f206f0a33ce07fd9cbf4dffa61bbf9cdb9b3cde2845baf9f9b3a1e25c1d03316"},
 	{"jackpot", 4, 6, "baseline", 645, 1475, "ee4446d52b12c2e6247718e758006173f16c51347974b4dd93a4607741599bb3"},
 	{"default", 3, 1, "random", 735, 1282, "3e341550b457d12f1a940dff5994886d0887bee47336a2ec6a17b126c3fe0492"},
 	{"sealed", 4, 2, "random", 2611, 4826, "ceb645d61e31a7c97634066e4d03fcd2f2f3f27ae38709caaf5182260babd626"},

@@ -450,6 +450,10 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 			if s.Kind != monopoly.KindStreet || b.groups.complete&(1<<s.Group) != 0 || !Completes(v, other, give) {
 				continue
 			}
+			// What a swap is worth moves with the partner's cash too
+			// (buildFirst), which the memo does not key: look again
+			// next turn.
+			b.noTrade.turn = min(b.noTrade.turn, v.Turn()+1)
 			o := monopoly.TradeOffer{From: int8(me), To: int8(other), GiveSquares: 1 << give, GetSquares: 1 << want}
 			pay := max(0, b.asking(v, other, o))
 			if need := pay + b.P.TradeReserve; cash < need {
@@ -512,7 +516,8 @@ const roundingSlack = 1
 // asking is the net cash that target of o would ask for its properties
 // and cards were it valuing them as b does, cash at its face (and never
 // less than trade.Fair lets it take): the price b offers it. It depends
-// on what ownership fingerprints, which the noTrade memo relies on.
+// on what ownership fingerprints, which the noTrade memo relies on, and
+// for a swap of groups on the partner's cash (buildFirst).
 func (b *Baseline) asking(v monopoly.View, target int, o monopoly.TradeOffer) int {
 	return max(int(math.Ceil(-b.assetGain(v, target, o))), int(math.Ceil(trade.FairFloor(v, target, o))))
 }
@@ -574,6 +579,9 @@ func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int
 // the others are bankrupt or the game times out, and a utility's rent
 // counted over a hundred rounds (worth.IncomeTurns) would otherwise buy
 // the browns, which at a Horizon earn less than their houses cost.
+//
+// A swap that completes a group for each side counts both groups as
+// buildFirst does, by the houses each side's cash buys now.
 func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) float64 {
 	r := v.Rules()
 	bias := 1 + b.P.ValuationBias
@@ -607,6 +615,9 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		r.WholeGroups(after[me]) == 0 {
 		theirs.Turns = max(theirs.Turns, worth.OpponentTurns(v, other, n))
 	}
+	if swapsGroups(r, &before, &after, me, other) {
+		mine, theirs = buildFirst(v, me), buildFirst(v, other)
+	}
 	mine.Budget += cash
 	theirs.Budget -= cash
 	gain += bias * (b.stretch()*t.Stakes(&before, &after, me, in|out, mine) - t.Stakes(&before, &after, other, in|out, theirs))
@@ -614,6 +625,24 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		worth.IncomeTurns(v, other)*(t.Income(after[other])-t.Income(before[other]))/2
 	gain += trade.JailCardValue * float64(bits.OnesCount8(cardsIn)-bits.OnesCount8(cardsOut))
 	return gain
+}
+
+// swapsGroups reports whether the move from before to after completes a
+// colour group for both p and q.
+func swapsGroups(r *monopoly.Rules, before, after *worth.Holdings, p, q int) bool {
+	return r.WholeGroups(after[p])&^r.WholeGroups(before[p]) != 0 && r.WholeGroups(after[q])&^r.WholeGroups(before[q]) != 0
+}
+
+// buildFirst is what p can make of a group it gets in a swap of groups:
+// the houses its cash buys now, over the long game (worth.IncomeRounds).
+// Both sides get a group, and the one with the cash to build first
+// collects rent while the other saves up: over a short horizon unbuilt
+// groups are worth their prices, and a player short of cash paid to give
+// a rich one the oranges for the yellows; against the contest AIs, who
+// propose such swaps once every street is sold, it won 2 of the 12 games
+// where it made one.
+func buildFirst(v monopoly.View, p int) worth.Prospect {
+	return worth.Prospect{Budget: float64(v.Cash(p)), Turns: worth.OpponentTurns(v, p, worth.IncomeRounds)}
 }
 
 // ownership fingerprints who owns what, what is mortgaged, the buildings

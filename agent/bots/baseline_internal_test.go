@@ -186,3 +186,28 @@ func TestBaselineCountsOffers(t *testing.T) {
 		t.Fatalf("only %d proposals made to the baseline in 40 games", total)
 	}
 }
+
+// In a swap that completes a colour group for each side, the side with the
+// cash to build first gains most: a player with $100 asks a rich partner
+// far more for giving it the oranges against the reds than a player with
+// $1,500 asks a poor one, who is paid for the same swap.
+func TestBaselineSwapBuildFirst(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	ask := func(mine, theirs int) int {
+		g := monopolytest.Position(t, r, 0, []int{mine, theirs, 1500},
+			monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0}, monopolytest.Owned{Name: "Indiana Avenue", Owner: 0},
+			monopolytest.Owned{Name: "St. James Place", Owner: 0},
+			monopolytest.Owned{Name: "Tennessee Avenue", Owner: 1}, monopolytest.Owned{Name: "New York Avenue", Owner: 1},
+			monopolytest.Owned{Name: "Illinois Avenue", Owner: 1})
+		o := monopoly.TradeOffer{From: 1, To: 0, GiveSquares: 1 << monopolytest.Square(t, r, "Illinois Avenue"),
+			GetSquares: 1 << monopolytest.Square(t, r, "St. James Place")}
+		return NewBaseline(BaselineParams()).leastCash(g.View(0), 0, o)
+	}
+	poor, rich := ask(100, 1500), ask(1500, 100)
+	if poor < 1000 || poor-rich < 1000 {
+		t.Errorf("asks $%d for the swap with $100 against $1,500, $%d with $1,500 against $100: want over $1,000, and $1,000 more than with the cash", poor, rich)
+	}
+	if rich > 0 {
+		t.Errorf("asks $%d for the swap with $1,500 against $100: want to pay for it", rich)
+	}
+}
