@@ -639,8 +639,8 @@ func swapsGroups(r *monopoly.Rules, before, after *worth.Holdings, p, q int) boo
 // collects rent while the other saves up: over a short horizon unbuilt
 // groups are worth their prices, and a player short of cash paid to give
 // a rich one the oranges for the yellows; against the contest AIs, who
-// propose such swaps once every street is sold, it won 2 of the 12 games
-// where it made one.
+// propose such swaps once every street is sold, it won 5 of the 18 games
+// (of 480) in which it made one before round 100.
 func buildFirst(v monopoly.View, p int) worth.Prospect {
 	return worth.Prospect{Budget: float64(v.Cash(p)), Turns: worth.OpponentTurns(v, p, worth.IncomeRounds)}
 }
