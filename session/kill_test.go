@@ -62,9 +62,6 @@ func killChild(dir, id string) int {
 	return 0
 }
 
-// A process playing a session is killed with SIGKILL at 25 points of the
-// game and restarted each time: no acknowledged answer is lost, and the
-// game ends as the same game played without a break.
 // killPerson is the stand-in for the person at seat 0, made anew in
 // every process. Its answers depend on the position only, as a person's
 // would not depend on the process: a baseline whose group_rounds is set
@@ -80,6 +77,9 @@ func killPerson() agent.Agent {
 	return b.Make(p, 0, agent.SeatSeed(killSeed, 0))
 }
 
+// A process playing a session is killed with SIGKILL at 25 points of the
+// game and restarted each time: no acknowledged answer is lost, and the
+// game ends as the same game played without a break.
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts a process 25 times")

@@ -611,12 +611,13 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		cash = -cash
 	}
 	mine, theirs := b.prospect(v, me, true), b.prospect(v, other, false)
-	if n := b.P.FirstGroupRounds; n > 0 && r.WholeGroups(after[other])&^r.WholeGroups(before[other]) != 0 &&
-		r.WholeGroups(after[me]) == 0 {
-		theirs.Turns = max(theirs.Turns, worth.OpponentTurns(v, other, n))
-	}
-	if swapsGroups(r, &before, &after, me, other) {
+	mineNew := r.WholeGroups(after[me]) &^ r.WholeGroups(before[me])
+	theirsNew := r.WholeGroups(after[other]) &^ r.WholeGroups(before[other])
+	switch n := b.P.FirstGroupRounds; {
+	case mineNew != 0 && theirsNew != 0: // a swap of groups
 		mine, theirs = buildFirst(v, me), buildFirst(v, other)
+	case n > 0 && theirsNew != 0 && r.WholeGroups(after[me]) == 0:
+		theirs.Turns = max(theirs.Turns, worth.OpponentTurns(v, other, n))
 	}
 	mine.Budget += cash
 	theirs.Budget -= cash
@@ -625,12 +626,6 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 		worth.IncomeTurns(v, other)*(t.Income(after[other])-t.Income(before[other]))/2
 	gain += trade.JailCardValue * float64(bits.OnesCount8(cardsIn)-bits.OnesCount8(cardsOut))
 	return gain
-}
-
-// swapsGroups reports whether the move from before to after completes a
-// colour group for both p and q.
-func swapsGroups(r *monopoly.Rules, before, after *worth.Holdings, p, q int) bool {
-	return r.WholeGroups(after[p])&^r.WholeGroups(before[p]) != 0 && r.WholeGroups(after[q])&^r.WholeGroups(before[q]) != 0
 }
 
 // buildFirst is what p can make of a group it gets in a swap of groups:
