@@ -629,7 +629,7 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 }
 
 // buildFirst is what p can make of a group it gets in a swap of groups:
-// the houses its cash buys now, over the long game (worth.IncomeRounds).
+// the houses its cash buys now, over the long game (worth.IncomeTurns).
 // Both sides get a group, and the one with the cash to build first
 // collects rent while the other saves up: over a short horizon unbuilt
 // groups are worth their prices, and a player short of cash paid to give
@@ -637,7 +637,7 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 // propose such swaps once every street is sold, it won 5 of the 18 games
 // (of 480) in which it made one before round 100.
 func buildFirst(v monopoly.View, p int) worth.Prospect {
-	return worth.Prospect{Budget: float64(v.Cash(p)), Turns: worth.OpponentTurns(v, p, worth.IncomeRounds)}
+	return worth.Prospect{Budget: float64(v.Cash(p)), Turns: worth.IncomeTurns(v, p)}
 }
 
 // ownership fingerprints who owns what, what is mortgaged, the buildings
