@@ -754,6 +754,11 @@ func (b *Baseline) Answered(accepted bool) {
 	}
 }
 
+// NoSaleAfter reports whether k or more of its proposals were refused and
+// none accepted: the sign, this early in a game, of players who do not
+// sell.
+func (b *Baseline) NoSaleAfter(k int) bool { return b.accepted == 0 && b.refused >= k }
+
 // Offered counts a proposal made to it, once however often it answers
 // it; a player built on the baseline that answers proposals itself (the
 // planners) tells it through this too.
@@ -777,7 +782,7 @@ func offerKey(v monopoly.View) [5]int {
 // nobody sells runs long, and the group it sells may earn for the rest
 // of it.
 func (b *Baseline) groupRounds() int {
-	if b.P.GroupRounds == 0 && b.accepted == 0 && b.refused >= NoSale {
+	if b.P.GroupRounds == 0 && b.NoSaleAfter(NoSale) {
 		return worth.IncomeRounds
 	}
 	return b.P.GroupRounds

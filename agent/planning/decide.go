@@ -70,9 +70,26 @@ func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Acti
 	if v.Cash(me)-d.Amount >= pl.P.CashReserve {
 		cs = alternative(cs, act(monopoly.ActBuy, me, 0))
 	}
-	cs = alternative(cs, act(monopoly.ActDecline, me, 0))
+	if pl.gambits() || cs[0].acts[0].Kind != monopoly.ActBuy {
+		cs = alternative(cs, act(monopoly.ActDecline, me, 0))
+	}
 	return pl.choose(v, cs)
 }
+
+// GambitRefusals is how many of its proposals, refused with none taken,
+// end the planner's gambits: declining a street its baseline would buy
+// and bidding under the baseline's limit. Its rollouts play every
+// opponent as a baseline, which sells, so a street let go now looks
+// cheap to buy later; among players who never sell it is lost for the
+// game. Whether the others sell cannot be told before most gambits are
+// played (they come in the first rounds), but the first refusal tells
+// it: against three baselines, who take what it proposes, the gambits
+// stay.
+const GambitRefusals = 1
+
+// gambits reports whether the planner still weighs declining a street
+// its baseline would buy and bidding under the baseline's limit.
+func (pl *Planner) gambits() bool { return !pl.base.NoSaleAfter(GambitRefusals) }
 
 // decideBid chooses, once per auction, the most it will bid: the
 // baseline's limit or another multiple of the price; later calls in the
@@ -87,6 +104,8 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		for i, l := range [...]int{max(0, pl.base.BidLimit(v, me, d.Square)), 0, price / 2, price, price * 3 / 2, price * 2} {
 			switch {
 			case i == 0:
+			case l < cs[0].limit && !pl.gambits():
+				continue
 			case l == 0: // dropping out, unless the default does
 				if cs[0].limit <= d.Amount {
 					continue

@@ -269,3 +269,79 @@ func TestPlannerNoticesRefusals(t *testing.T) {
 		t.Errorf("bids up to $%d with a proposal accepted, want $%d as at first", traded, fresh)
 	}
 }
+
+// The planner's gambits, declining a street its baseline would buy and
+// bidding under the baseline's limit, end with the first of its
+// proposals refused while none is taken (GambitRefusals), and come back
+// once one is taken. With $1,500 at the start of a game it lets Park
+// Place go to auction, its rollouts expecting to get it later, at the
+// auction or from players who sell.
+func TestPlannerDropsGambits(t *testing.T) {
+	refused := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Vermont Avenue": 1}, square(t, "Pacific Avenue"), 0)
+	accepted := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Vermont Avenue": 0}, square(t, "Pacific Avenue"), 0)
+	planner := func(answers ...*monopoly.Game) *Planner {
+		p := PlanningParams()
+		p.Rollouts = 256 // declining is ahead by a few points
+		pl := NewPlanner(p, 1)
+		for _, a := range answers {
+			// It asked for Vermont Avenue; holding it after is a yes.
+			pl.offer = monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1 << square(t, "Vermont Avenue")}
+			pl.noteAnswer(a.View(0), 0)
+		}
+		return pl
+	}
+	g := setup(t, [4]int{1500, 1500, 1500, 1500}, nil, square(t, "Pacific Avenue"), 0)
+	g.ScriptDice([][2]int{{2, 4}}) // to Park Place, not doubles
+	if err := g.Apply(act(monopoly.ActContinue, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	d := g.Pending()
+	if d.Kind != monopoly.DecisionBuy || d.Square != square(t, "Park Place") {
+		t.Fatalf("pending %+v", d)
+	}
+	cases := []struct {
+		name    string
+		answers []*monopoly.Game
+		want    monopoly.ActionKind
+		planned bool
+	}{
+		{"at first", nil, monopoly.ActDecline, true},
+		{"after a refusal", []*monopoly.Game{refused}, monopoly.ActBuy, false},
+		{"after a refusal and a trade", []*monopoly.Game{refused, accepted}, monopoly.ActDecline, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pl := planner(c.answers...)
+			if a := pl.Decide(g.View(0), d); a.Kind != c.want {
+				t.Errorf("answered %s, want %s", a.Kind, c.want)
+			}
+			if planned := pl.Stats().Planned > 0; planned != c.planned {
+				t.Errorf("planned: %v, want %v", planned, c.planned)
+			}
+		})
+	}
+	if err := g.Apply(act(monopoly.ActDecline, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for d := g.Pending(); d.Kind == monopoly.DecisionBid && d.Player != 0; d = g.Pending() {
+		if err := g.Apply(monopoly.Action{Kind: monopoly.ActDropOut, Player: d.Player}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d = g.Pending()
+	if d.Kind != monopoly.DecisionBid {
+		t.Fatalf("pending %+v", d)
+	}
+	// At the auction the baseline's limit is above every multiple of the
+	// price the planner weighs: without its gambits it weighs none.
+	for _, c := range cases {
+		pl := planner(c.answers...)
+		pl.Decide(g.View(0), d)
+		if planned := pl.Stats().Planned > 0; planned != c.planned {
+			t.Errorf("%s: planned the auction: %v, want %v", c.name, planned, c.planned)
+		}
+		if limit := pl.base.BidLimit(g.View(0), 0, d.Square); !c.planned && pl.bidLimit != limit {
+			t.Errorf("%s: bids up to $%d, want the baseline's $%d", c.name, pl.bidLimit, limit)
+		}
+	}
+}
