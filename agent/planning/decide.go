@@ -82,9 +82,8 @@ func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Acti
 // opponent as a baseline, which sells, so a street let go now looks
 // cheap to buy later; among players who never sell it is lost for the
 // game. Whether the others sell cannot be told before most gambits are
-// played (they come in the first rounds), but the first refusal tells
-// it: against three baselines, who take what it proposes, the gambits
-// stay.
+// played (they come in the first rounds); a refusal before any of its
+// proposals is taken is the earliest sign.
 const GambitRefusals = 1
 
 // gambits reports whether the planner still weighs declining a street
