@@ -755,8 +755,8 @@ func (b *Baseline) Answered(accepted bool) {
 }
 
 // NoSaleAfter reports whether k or more of its proposals were refused and
-// none accepted: the sign, this early in a game, of players who do not
-// sell.
+// none accepted, the sign of players who do not sell (NoSale, and the
+// planners' GambitRefusals).
 func (b *Baseline) NoSaleAfter(k int) bool { return b.accepted == 0 && b.refused >= k }
 
 // Offered counts a proposal made to it, once however often it answers

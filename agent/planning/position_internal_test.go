@@ -242,6 +242,16 @@ func TestSealedProposal(t *testing.T) {
 	}
 }
 
+// noteAnswers tells pl how its proposals went: each asked seat 1 for
+// Vermont Avenue, and seat 0 holding it in the game after is a yes.
+func noteAnswers(t *testing.T, pl *Planner, answers ...*monopoly.Game) {
+	t.Helper()
+	for _, a := range answers {
+		pl.offer = monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1 << square(t, "Vermont Avenue")}
+		pl.noteAnswer(a.View(0), 0)
+	}
+}
+
 // The planner's own proposals count as the baseline's do: once NoSale of
 // them are refused and none accepted, it values a group as one among
 // players who do not sell, and bids more for the street that completes
@@ -253,11 +263,7 @@ func TestPlannerNoticesRefusals(t *testing.T) {
 	v := refused.View(0)
 	limit := func(answers ...*monopoly.Game) int {
 		pl := NewPlanner(PlanningParams(), 1)
-		for _, a := range answers {
-			// It asked for Vermont Avenue; holding it after is a yes.
-			pl.offer = monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1 << square(t, "Vermont Avenue")}
-			pl.noteAnswer(a.View(0), 0)
-		}
+		noteAnswers(t, pl, answers...)
 		return pl.base.BidLimit(v, 0, square(t, "Baltic Avenue"))
 	}
 	noes := slices.Repeat([]*monopoly.Game{refused}, bots.NoSale)
@@ -283,11 +289,7 @@ func TestPlannerDropsGambits(t *testing.T) {
 		p := PlanningParams()
 		p.Rollouts = 256 // declining is ahead by a few points
 		pl := NewPlanner(p, 1)
-		for _, a := range answers {
-			// It asked for Vermont Avenue; holding it after is a yes.
-			pl.offer = monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1 << square(t, "Vermont Avenue")}
-			pl.noteAnswer(a.View(0), 0)
-		}
+		noteAnswers(t, pl, answers...)
 		return pl
 	}
 	g := setup(t, [4]int{1500, 1500, 1500, 1500}, nil, square(t, "Pacific Avenue"), 0)
@@ -334,6 +336,9 @@ func TestPlannerDropsGambits(t *testing.T) {
 	}
 	// At the auction the baseline's limit is above every multiple of the
 	// price the planner weighs: without its gambits it weighs none.
+	if limit, price := NewPlanner(PlanningParams(), 1).base.BidLimit(g.View(0), 0, d.Square), g.Rules().Squares[d.Square].Price; limit <= 2*price {
+		t.Fatalf("the baseline bids up to $%d for a $%d street: the position no longer tests what it says", limit, price)
+	}
 	for _, c := range cases {
 		pl := planner(c.answers...)
 		pl.Decide(g.View(0), d)
