@@ -595,3 +595,63 @@ func TestBaselinePendingStreet(t *testing.T) {
 		t.Errorf("with no street pending, bids only up to $%d for Atlantic Avenue with $600", limit)
 	}
 }
+
+// A bargain asks an opponent for a property outside its whole groups at
+// half its price; a baseline, valuing as the bargainer does, refuses it.
+// The skip mask, a group held whole, buildings and short cash each take
+// properties off the list.
+func TestBaselineBargain(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	position := func(cash int, houses int) *monopoly.Game {
+		return monopolytest.Position(t, r, 0, []int{1500, cash, 1500},
+			monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0, Houses: houses},
+			monopolytest.Owned{Name: "Baltic Avenue", Owner: 0},
+			monopolytest.Owned{Name: "Reading Railroad", Owner: 0},
+			monopolytest.Owned{Name: "Oriental Avenue", Owner: 0},
+			monopolytest.Owned{Name: "Kentucky Avenue", Owner: 2},
+			monopolytest.Owned{Name: "Indiana Avenue", Owner: 1},
+			monopolytest.Owned{Name: "Illinois Avenue", Owner: 1},
+		)
+	}
+	sq := func(n string) uint64 { return 1 << monopolytest.Square(t, r, n) }
+	browns := sq("Mediterranean Avenue") | sq("Baltic Avenue")
+	g := position(1500, 0)
+	b := bots.NewBaseline(bots.BaselineParams())
+	o, ok := b.Bargain(g.View(1), 1, 0xff, 0)
+	if !ok {
+		t.Fatal("no bargain with $1,500")
+	}
+	got := o.GetSquares
+	price := r.Squares[monopolytest.Square(t, r, "Kentucky Avenue")].Price
+	if got != sq("Kentucky Avenue") || o.To != 2 || o.GiveCash != int64(math.Ceil(bots.BargainShare*float64(price))) || o.GiveSquares != 0 {
+		t.Fatalf("bargain %+v: want Kentucky Avenue, completing its reds, for half its price", o)
+	}
+	// Without the red, the next best; never a brown of a group held whole.
+	seen := got
+	for {
+		o, ok = b.Bargain(g.View(1), 1, 0xff, seen)
+		if !ok {
+			break
+		}
+		if o.GetSquares&browns != 0 {
+			t.Fatalf("asks for a brown of a whole group: %+v", o)
+		}
+		seen |= o.GetSquares
+	}
+	if want := sq("Kentucky Avenue") | sq("Reading Railroad") | sq("Oriental Avenue"); seen != want {
+		t.Fatalf("asked for %b, want %b", seen, want)
+	}
+	if o, ok := b.Bargain(position(100, 0).View(1), 1, 0xff, 0); ok {
+		t.Fatalf("bargain %+v with $100", o)
+	}
+	// With a house on Mediterranean Avenue, the browns stay off the list
+	// however the group is held.
+	if o, ok := b.Bargain(position(1500, 1).View(1), 1, 0xff, sq("Kentucky Avenue")|sq("Reading Railroad")|sq("Oriental Avenue")); ok {
+		t.Fatalf("bargain %+v for a built group", o)
+	}
+	// Seat 0, a baseline, refuses the bargain for its railroad.
+	o = monopoly.TradeOffer{From: 1, To: 0, GetSquares: sq("Reading Railroad"), GiveCash: int64(math.Ceil(bots.BargainShare * 200))}
+	if a, _ := answer(t, g, o); a.Kind != monopoly.ActRejectTrade {
+		t.Fatalf("a baseline answers a bargain with %s", a.Kind)
+	}
+}
