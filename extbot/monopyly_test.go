@@ -392,3 +392,35 @@ func TestMonopylySeeded(t *testing.T) {
 		t.Error("other seat seeds played the same game: the AIs' random did not follow start.seed")
 	}
 }
+
+// Under open deals a Monopyly AI is held to the limits of its answer, as
+// Monopyly holds both sides: the Trader AI accepts a proposal for its
+// property with minimum_cash_wanted three times the price, so it refuses
+// an offer a dollar short of that and takes one that reaches it.
+func TestMonopylyOpenDealLimits(t *testing.T) {
+	python(t)
+	r := monopolytest.Rules(t, "")
+	park := monopolytest.Square(t, r, "Park Place")
+	for _, c := range []struct {
+		cash int64
+		want monopoly.ActionKind
+	}{{3*350 - 1, monopoly.ActRejectTrade}, {3 * 350, monopoly.ActAcceptTrade}, {100, monopoly.ActRejectTrade}} {
+		g := monopolytest.Position(t, r, 0, []int{1500, 1500}, monopolytest.Owned{Name: "Park Place", Owner: 1})
+		ai, err := agent.New("monopyly:testdata/AIs/Trader#TraderAI", 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := monopoly.TradeOffer{From: 0, To: 1, GetSquares: 1 << park, GiveCash: c.cash}
+		if err := g.Apply(monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 0, Offer: &o}); err != nil {
+			t.Fatal(err)
+		}
+		a := ai.Decide(g.View(1), g.Pending())
+		agent.CloseAll([]agent.Agent{ai})
+		if st := ai.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 {
+			t.Fatalf("the fallback answered")
+		}
+		if a.Kind != c.want {
+			t.Errorf("$%d for Park Place: the AI's answer is %s, want %s", c.cash, a.Kind, c.want)
+		}
+	}
+}

@@ -594,13 +594,21 @@ class Host(gopoly_bot.Bot):
         if r is None or getattr(r, "action", reject) != monopyly.DealResponse.Action.ACCEPT:
             return d.first("reject_trade")
         acc = d.options.get("accept")
-        if not acc:
-            return d.first("accept_trade")
         try:
-            limit = int(r.minimum_cash_wanted or 0) - int(r.maximum_cash_offered or 0)
+            wanted, offered = int(r.minimum_cash_wanted or 0), int(r.maximum_cash_offered or 0)
         except (TypeError, ValueError):
             self.refuse("deal_proposed: cash limits that are not numbers")
             return d.first("reject_trade")
+        if not acc:
+            # Open deals: the AI named its limits without seeing the cash,
+            # and Monopyly holds it to them as it would hold the
+            # proposer's: cash offered to it must reach what it wants, cash
+            # asked of it must not pass what it offers.
+            cash = int(o["give"].get("cash") or 0) - int(o["get"].get("cash") or 0)
+            if cash > 0 and cash < wanted or cash < 0 and -cash > offered:
+                return d.first("reject_trade")
+            return d.first("accept_trade")
+        limit = wanted - offered
         self.last_limit = limit
         return {"kind": "accept_trade", "limit": max(acc["min"], min(acc["max"], limit))}
 
