@@ -491,51 +491,6 @@ func (b *Baseline) findTrade(v monopoly.View, me int) (monopoly.TradeOffer, bool
 	return monopoly.TradeOffer{}, false
 }
 
-// BargainShare is the share of its price a bargain offers for a property
-// (Bargain).
-const BargainShare = 0.5
-
-// Bargain finds the bargain it would gain most by: an opponent's
-// property, outside any group with buildings or held whole, offered for
-// BargainShare of its price, fair (trade.Fair) and worth more to it than
-// the cash (tradeGain), keeping TradeReserve and the cash for the last
-// street of its groups (Pending). Players valuing as it does refuse
-// every one; some players sell what they hold for less than its price.
-// It asks only the seats in the bit set seats, and not for the squares
-// in skip.
-func (b *Baseline) Bargain(v monopoly.View, me int, seats uint8, skip uint64) (monopoly.TradeOffer, bool) {
-	r := v.Rules()
-	keep := v.Cash(me) - b.P.TradeReserve - Pending(v, me)
-	var best monopoly.TradeOffer
-	most := 0.0
-	for q := range v.Players() {
-		if q == me || v.Bankrupt(q) || seats&(1<<q) == 0 {
-			continue
-		}
-		owned := v.OwnedMask(q)
-		for m := owned &^ v.MortgagedMask() &^ skip; m != 0; m &= m - 1 {
-			sq := bits.TrailingZeros64(m)
-			s := &r.Squares[sq]
-			gm := r.GroupMask(sq)
-			if s.Kind == monopoly.KindStreet && (owned&gm == gm || Built(v, gm)) {
-				continue
-			}
-			pay := int(math.Ceil(BargainShare * float64(s.Price)))
-			if pay > keep {
-				continue
-			}
-			o := monopoly.TradeOffer{From: int8(me), To: int8(q), GetSquares: 1 << sq, GiveCash: int64(pay)}
-			if !trade.Fair(v, me, o) {
-				continue
-			}
-			if g := b.tradeGain(v, me, o); g > most {
-				best, most = o, g
-			}
-		}
-	}
-	return best, most > 0
-}
-
 // worthProposing reports whether offer o is worth making, and when it is
 // not records in b.noTrade what must change first: holdings or mortgages
 // when trade.Fair refuses it (the key covers them), more cash when its
@@ -783,13 +738,10 @@ const NoSale = 3
 // (the baseline proposes less than once a game, and most of its
 // proposals are taken); the contest AIs that never sell propose hundreds
 // of deals a game from the first rounds, while the baseline, proposing
-// only what it wants, may have asked nobody by then. A planner asks each
-// opponent for a bargain or two (planning.BargainRefusals) besides its
-// trades: at 3 that was the sign, and three baselines then sold a
-// planner no group. Its own groups it goes on counting as before: what
-// it sells is where the contest AIs gained, and counting its own long as
-// well won no more games of theirs.
-const NoSaleOffers = 10
+// only what it wants, may have asked nobody by then. Its own groups it
+// goes on counting as before: what it sells is where the contest AIs
+// gained, and counting its own long as well won no more games of theirs.
+const NoSaleOffers = 3
 
 // Answered counts the answer to one of its proposals, or to one a player
 // built on the baseline made itself (the planners): refusals make it take

@@ -195,9 +195,6 @@ func (pl *Planner) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			if a, ok := pl.proposeTrade(v, me); ok {
 				return a
 			}
-			if a, ok := pl.bargain(v, me); ok {
-				return a
-			}
 		}
 		if !pl.selective {
 			return goOn
@@ -226,44 +223,6 @@ func (pl *Planner) proposeTrade(v monopoly.View, me int) (monopoly.Action, bool)
 	}
 	a := pl.choose(v, cs)
 	return a, a.Kind == monopoly.ActProposeTrade
-}
-
-// BargainRefusals is how many of its bargains a seat may refuse, taking
-// none, before the planner stops asking it.
-const BargainRefusals = 2
-
-// bargain proposes the baseline's bargain (bots.Baseline.Bargain), if
-// any, unplanned: its opponent model refuses every one, so rollouts could
-// only ever find it worthless. Its refusals count neither against the
-// square's other trades (refused) nor as a sign of players who do not
-// sell (GambitRefusals): bargains ask for what a fair seller refuses.
-func (pl *Planner) bargain(v monopoly.View, me int) (monopoly.Action, bool) {
-	if v.ProposalsLeft(me) == 0 {
-		return monopoly.Action{}, false
-	}
-	var skip uint64
-	for sq, t := range pl.bargainAt {
-		if t > 0 && v.Turn()-t < pl.P.RetryTurns {
-			skip |= 1 << sq
-		}
-	}
-	var seats uint8
-	for q, b := range pl.bargains[:v.Players()] {
-		if b.taken > 0 || b.refused < BargainRefusals {
-			seats |= 1 << q
-		}
-	}
-	o, ok := pl.base.Bargain(v, me, seats, skip)
-	if !ok {
-		return monopoly.Action{}, false
-	}
-	pl.offer = o
-	a := monopoly.Action{Kind: monopoly.ActProposeTrade, Player: me, Offer: &pl.offer}
-	if v.Check(a) != nil {
-		return monopoly.Action{}, false
-	}
-	pl.bargainSq = bits.TrailingZeros64(o.GetSquares)
-	return a, true
 }
 
 // decideBuild plans how many houses to put up at the end of its turn:

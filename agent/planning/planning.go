@@ -96,12 +96,6 @@ type Planner struct {
 	proposed  bool
 	refusedAt [monopoly.MaxSquares]int
 
-	// Bargains (bots.Baseline.Bargain): the square of the one proposed,
-	// or -1, and when a bargain for each square was last refused.
-	bargainSq int
-	bargainAt [monopoly.MaxSquares]int
-	bargains  [monopoly.MaxPlayers]answers // how each seat answered its bargains
-
 	cands []candidate
 	moves []monopoly.Action // a movement decision's legal moves
 	stats Stats
@@ -136,13 +130,8 @@ func (pl *Planner) Reset(seat int, seed uint64) {
 	pl.bidSq, pl.bidTurn = -1, -1
 	pl.tradeTurn, pl.proposed = -1, false
 	pl.refusedAt = [monopoly.MaxSquares]int{}
-	pl.bargainSq, pl.bargainAt = -1, [monopoly.MaxSquares]int{}
-	pl.bargains = [monopoly.MaxPlayers]answers{}
 	pl.stats = Stats{}
 }
-
-// answers counts a seat's answers to proposals.
-type answers struct{ taken, refused int }
 
 // Decide implements agent.Agent.
 func (pl *Planner) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
@@ -152,15 +141,6 @@ func (pl *Planner) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 	}
 	if pl.proposed && d.Kind != monopoly.DecisionTradeResponse {
 		pl.noteAnswer(v, d.Player)
-	}
-	if pl.bargainSq >= 0 && d.Kind != monopoly.DecisionTradeResponse {
-		if v.Owner(pl.bargainSq) != d.Player {
-			pl.bargainAt[pl.bargainSq] = max(1, v.Turn())
-			pl.bargains[pl.offer.To].refused++
-		} else {
-			pl.bargains[pl.offer.To].taken++
-		}
-		pl.bargainSq = -1
 	}
 	switch d.Kind {
 	case monopoly.DecisionBuy:

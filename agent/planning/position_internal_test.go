@@ -189,7 +189,7 @@ func TestAdaptivePlansWhatMatters(t *testing.T) {
 // A manage decision with nothing to build, lift or trade costs no
 // rollout.
 func TestNothingToDoNoRollouts(t *testing.T) {
-	g := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Baltic Avenue": 0}, 0, 0)
+	g := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Baltic Avenue": 0, "Reading Railroad": 1}, 0, 0)
 	for _, pl := range []*Planner{NewPlanner(PlanningParams(), 1), NewAdaptive(AdaptiveParams(), 1)} {
 		if a := pl.Decide(g.View(0), g.Pending()); a.Kind != monopoly.ActContinue {
 			t.Fatalf("answered %s", a.Kind)
@@ -347,52 +347,6 @@ func TestPlannerDropsGambits(t *testing.T) {
 		}
 		if limit := pl.base.BidLimit(g.View(0), 0, d.Square); !c.planned && pl.bidLimit != limit {
 			t.Errorf("%s: bids up to $%d, want the baseline's $%d", c.name, pl.bidLimit, limit)
-		}
-	}
-}
-
-// With no trade worth planning, the planner proposes the baseline's
-// bargain without rollouts. A refusal puts the square off its bargains
-// for RetryTurns, and is neither a refusal of the square's other trades
-// nor a sign of players who do not sell; it counts against the seat's
-// bargains.
-func TestPlannerBargains(t *testing.T) {
-	rr := square(t, "Reading Railroad")
-	for _, pl := range []*Planner{NewPlanner(PlanningParams(), 1), NewAdaptive(AdaptiveParams(), 1)} {
-		g := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Baltic Avenue": 0, "Reading Railroad": 1}, 0, 0)
-		a := pl.Decide(g.View(0), g.Pending())
-		if a.Kind != monopoly.ActProposeTrade || a.Offer.GetSquares != 1<<rr || a.Offer.To != 1 || a.Offer.GiveSquares != 0 ||
-			a.Offer.GiveCash != int64(bots.BargainShare*200) {
-			t.Fatalf("answered %s %+v, want $100 for Reading Railroad", a.Kind, a.Offer)
-		}
-		if s := pl.Stats(); s.Rollouts != 0 {
-			t.Fatalf("%d rollouts for a bargain", s.Rollouts)
-		}
-		if err := g.Apply(a); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Apply(bots.NewBaseline(bots.BaselineParams()).Decide(g.View(1), g.Pending())); err != nil {
-			t.Fatal(err)
-		}
-		if g.Owner(rr) != 1 {
-			t.Fatal("a baseline sold its railroad for half its price")
-		}
-		if a := pl.Decide(g.View(0), g.Pending()); a.Kind == monopoly.ActProposeTrade {
-			t.Fatalf("proposed %+v again after the refusal", a.Offer)
-		}
-		if pl.bargainAt[rr] == 0 || pl.refusedAt[rr] != 0 || pl.base.NoSaleAfter(1) || pl.bargains[1].refused != 1 {
-			t.Fatalf("after the refusal: bargain refused at turn %d, trades refused at %d, no sale %v, %+v",
-				pl.bargainAt[rr], pl.refusedAt[rr], pl.base.NoSaleAfter(1), pl.bargains[1])
-		}
-	}
-	// A seat that refused BargainRefusals bargains, taking none, is asked
-	// no more; one that took one still is.
-	for _, taken := range []int{0, 1} {
-		pl := NewAdaptive(AdaptiveParams(), 1)
-		pl.bargains[1].refused, pl.bargains[1].taken = BargainRefusals, taken
-		g := setup(t, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Baltic Avenue": 0, "Reading Railroad": 1}, 0, 0)
-		if a := pl.Decide(g.View(0), g.Pending()); (a.Kind == monopoly.ActProposeTrade) != (taken > 0) {
-			t.Errorf("with %d refused and %d taken: answered %s", BargainRefusals, taken, a.Kind)
 		}
 	}
 }
