@@ -209,7 +209,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			break
 		}
 		a.Kind = monopoly.ActRejectTrade
-		if b.tradeGain(v, me, o) >= -roundingSlack && trade.Fair(v, me, o) {
+		if b.Takes(v, me, o) {
 			a.Kind = monopoly.ActAcceptTrade
 		} else if c, ok := b.counter(v, me, o); ok {
 			return c
@@ -505,6 +505,19 @@ func (b *Baseline) worthProposing(v monopoly.View, me int, o monopoly.TradeOffer
 		return false
 	}
 	return true
+}
+
+// Takes reports whether seat me, proposer or target of o, would make or
+// accept it by its valuation: the trade is worth what it costs (within
+// roundingSlack) and trade.Fair allows it.
+func (b *Baseline) Takes(v monopoly.View, me int, o monopoly.TradeOffer) bool {
+	if v.Rules() != b.rules {
+		b.forget(v.Rules())
+	}
+	if me != int(o.To) {
+		o.From = int8(me) // a proposal not yet made names no proposer
+	}
+	return b.tradeGain(v, me, o) >= -roundingSlack && trade.Fair(v, me, o)
 }
 
 // roundingSlack is the loss, in dollars, that a trade it makes or

@@ -3,6 +3,7 @@ package planning
 import (
 	"testing"
 
+	"github.com/gopoly/gopoly/agent/bots"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
@@ -84,6 +85,63 @@ func TestPlannerRefusesGifts(t *testing.T) {
 			if a := pl.Decide(g.View(0), d); a.Kind == monopoly.ActAcceptTrade {
 				t.Fatalf("seed %d: accepts %s", seed, g.Rules().DescribeOffer(o, nil))
 			}
+		}
+	}
+}
+
+// The planner offers a street that completes an opponent's group only at
+// a price its own valuation takes. A fresh planner sells Connecticut
+// Avenue to the holder of the other light blues; once NoSaleOffers
+// proposals have been made to it and none of its own taken, its
+// valuation counts a rival's group over the long game and asks more than
+// the buyer pays, and the sale is no longer a candidate, though its
+// rollouts, which see the cash at once and a few rounds of the group's
+// rent, might take it (against the contest AIs they did, and lost the
+// games).
+func TestPlannerSellsOnlyAtItsPrice(t *testing.T) {
+	owners := map[string]int{"Connecticut Avenue": 0, "Oriental Avenue": 1, "Vermont Avenue": 1}
+	cash := [4]int{1500, 1500, 100, 100}
+	conn := uint64(1) << square(t, "Connecticut Avenue")
+	r := monopolytest.Rules(t, "trades_per_phase: 5") // room for seat 2's proposals in one turn
+	sale := func(pl *Planner) (monopoly.TradeOffer, bool) {
+		g := setupWith(t, r, cash, owners, 0, 0)
+		for _, c := range pl.proposals(g.View(0), 0, nil) {
+			if c.offer.To == 1 && c.offer.GiveSquares == conn {
+				return c.offer, true
+			}
+		}
+		return monopoly.TradeOffer{}, false
+	}
+	for _, mk := range []func() *Planner{
+		func() *Planner { return NewPlanner(PlanningParams(), 1) },
+		func() *Planner { return NewAdaptive(AdaptiveParams(), 1) },
+	} {
+		o, ok := sale(mk())
+		if !ok {
+			t.Fatal("a fresh planner does not offer Connecticut Avenue to seat 1")
+		}
+		pl := mk()
+		// Seat 2 asks it NoSaleOffers times for Connecticut Avenue at $1.
+		h := setupWith(t, r, cash, owners, 0, 2)
+		for i := range bots.NoSaleOffers {
+			ask := monopoly.TradeOffer{To: 0, GiveCash: 1, GetSquares: conn}
+			if err := h.Apply(monopoly.Action{Kind: monopoly.ActProposeTrade, Player: 2, Offer: &ask}); err != nil {
+				t.Fatalf("proposal %d: %v", i, err)
+			}
+			a := pl.Decide(h.View(0), h.Pending())
+			if a.Kind != monopoly.ActRejectTrade {
+				t.Fatalf("proposal %d: answers %s to $1 for Connecticut Avenue", i, a.Kind)
+			}
+			if err := h.Apply(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g := setupWith(t, r, cash, owners, 0, 0)
+		if pl.base.Takes(g.View(0), 0, o) {
+			t.Fatalf("asked %d times, it still takes $%d for Connecticut Avenue: the test proves nothing", bots.NoSaleOffers, o.GetCash)
+		}
+		if o, ok := sale(pl); ok {
+			t.Errorf("asked %d times, it offers Connecticut Avenue to seat 1 for $%d, under its own price", bots.NoSaleOffers, o.GetCash)
 		}
 	}
 }

@@ -23,7 +23,10 @@ import (
 //     or are a step towards a group split between two owners; paid in
 //     cash, or with a property it has no use for and cash;
 //   - selling a street that completes an opponent's group, for the most
-//     that opponent pays.
+//     that opponent pays, if that is no less than its own valuation
+//     takes (bots.Baseline.Takes): a rollout of a few rounds sees the
+//     cash at once and little of the rent the group will earn, so
+//     rollouts alone sold the contest AIs the groups they won with.
 func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidate {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
@@ -89,7 +92,7 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 				continue
 			}
 			probe()
-			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > 0 {
+			if o, ok := pl.cheapest(v, me, monopoly.TradeOffer{To: int8(q), GiveSquares: 1 << sq}); ok && o.GetCash > 0 && pl.base.Takes(v, me, o) {
 				cs = pl.addOffer(v, cs, me, o)
 			}
 		}
