@@ -568,11 +568,56 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 }
 
 // leastCash is the net cash seat me takes for the properties and cards
-// of o (negative: the most it pays): the cash worth (worth.Cash) what
-// they are worth to it, and never less than trade.Fair allows.
+// of o (negative: the most it pays): the least at which the exchange,
+// the cash included, is worth making to it, and never less than
+// trade.Fair allows.
+//
+// What the properties are worth may depend on the cash: in a swap that
+// completes a group for each side, each side's group is worth the houses
+// its cash buys (buildFirst), so a dollar paid is a dollar less to build
+// with and a dollar more for the partner's houses. A sealed answer names
+// its limit before any cash is in the offer; priced at the cash worth of
+// the properties with none paid, it paid the contest AIs who proposed
+// such swaps the houses they won with (the reds for $868 and the oranges
+// for the dark blues). The least cash is found by bisection instead: the
+// exchange's worth only grows with the cash received.
 func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int {
-	least := worth.CashFor(v.Cash(me), -b.assetGain(v, me, o), worth.Liquidity(v, me))
-	return max(least, int(math.Ceil(trade.FairFloor(v, me, o))))
+	c, need := v.Cash(me), worth.Liquidity(v, me)
+	worthAt := func(net int) float64 { return worth.Cash(c, net, need) + b.assetGain(v, me, withNet(o, me, net)) }
+	// Start from that price and widen, doubling, to a bracket: worthAt(lo)
+	// < 0 <= worthAt(hi). Each dollar received is worth at least a dollar,
+	// so both loops end.
+	lo, hi := 0, worth.CashFor(c, -b.assetGain(v, me, o), need)
+	if worthAt(hi) < 0 {
+		for step := 1; worthAt(hi) < 0; step *= 2 {
+			lo, hi = hi, hi+step
+		}
+	} else {
+		for step := 1; ; step *= 2 {
+			if lo = hi - step; worthAt(lo) < 0 {
+				break
+			}
+			hi = lo
+		}
+	}
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; worthAt(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return max(hi, int(math.Ceil(trade.FairFloor(v, me, o))))
+}
+
+// withNet is o with the cash settled so that seat me, its proposer or
+// target, receives net on balance (pays -net when negative).
+func withNet(o monopoly.TradeOffer, me, net int) monopoly.TradeOffer {
+	if me == int(o.From) {
+		net = -net // the offer's cash is counted to its target
+	}
+	o.GiveCash, o.GetCash = int64(max(0, net)), int64(max(0, -net))
+	return o
 }
 
 // assetGain is what the properties and cards of o are worth to me, its

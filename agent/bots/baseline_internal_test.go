@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/trade"
 	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/monopoly/monopolytest"
 )
@@ -190,7 +191,9 @@ func TestBaselineCountsOffers(t *testing.T) {
 // In a swap that completes a colour group for each side, the side with the
 // cash to build first gains most: a player with $100 asks a rich partner
 // far more for giving it the oranges against the reds than a player with
-// $1,500 asks a poor one, who is paid for the same swap.
+// $1,500 asks a poor one, who is paid for the same swap. (What it asks
+// is cash the partner no longer builds with: over $500, not the $1,000
+// that pricing the swap with no cash paid asked.)
 func TestBaselineSwapBuildFirst(t *testing.T) {
 	r := monopolytest.Rules(t, "")
 	ask := func(mine, theirs int) int {
@@ -204,10 +207,36 @@ func TestBaselineSwapBuildFirst(t *testing.T) {
 		return NewBaseline(BaselineParams()).leastCash(g.View(0), 0, o)
 	}
 	poor, rich := ask(100, 1500), ask(1500, 100)
-	if poor < 1000 || poor-rich < 1000 {
-		t.Errorf("asks $%d for the swap with $100 against $1,500, $%d with $1,500 against $100: want over $1,000, and $1,000 more than with the cash", poor, rich)
+	if poor < 500 || poor-rich < 1000 {
+		t.Errorf("asks $%d for the swap with $100 against $1,500, $%d with $1,500 against $100: want over $500, and $1,000 more than with the cash", poor, rich)
 	}
 	if rich > 0 {
 		t.Errorf("asks $%d for the swap with $1,500 against $100: want to pay for it", rich)
+	}
+}
+
+// A sealed limit is a price the seat would take: in a swap that completes
+// a colour group for each side, what it pays is cash it no longer has for
+// houses and cash the partner builds with, so the limit priced with no
+// cash paid was more than the swap is worth once paid (a contest AI sold
+// it the dark blues for the oranges and $868, and won on the oranges).
+func TestBaselineSealedSwapLimitIsTaken(t *testing.T) {
+	r := monopolytest.Rules(t, "")
+	for _, cash := range [][2]int{{1000, 300}, {1500, 100}, {600, 600}, {300, 1000}} {
+		g := monopolytest.Position(t, r, 0, []int{cash[0], cash[1], 1500},
+			monopolytest.Owned{Name: "Park Place", Owner: 0}, monopolytest.Owned{Name: "New York Avenue", Owner: 0},
+			monopolytest.Owned{Name: "Boardwalk", Owner: 1}, monopolytest.Owned{Name: "St. James Place", Owner: 1},
+			monopolytest.Owned{Name: "Tennessee Avenue", Owner: 1})
+		o := monopoly.TradeOffer{From: 1, To: 0, GiveSquares: 1 << monopolytest.Square(t, r, "Boardwalk"),
+			GetSquares: 1 << monopolytest.Square(t, r, "New York Avenue")}
+		b := NewBaseline(BaselineParams())
+		v := g.View(0)
+		least := b.leastCash(v, 0, o)
+		if at := withNet(o, 0, least); b.tradeGain(v, 0, at) < -roundingSlack {
+			t.Errorf("cash $%d against $%d: its limit, %+d, makes a swap worth %.0f to it", cash[0], cash[1], least, b.tradeGain(v, 0, at))
+		}
+		if at := withNet(o, 0, least-1); float64(least-1) >= trade.FairFloor(v, 0, o) && b.tradeGain(v, 0, at) >= 0 {
+			t.Errorf("cash $%d against $%d: its limit, %+d, is not the least it takes: %+d is worth %.0f to it", cash[0], cash[1], least, least-1, b.tradeGain(v, 0, at))
+		}
 	}
 }
