@@ -578,9 +578,9 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 // with and a dollar more for the partner's houses. A sealed answer names
 // its limit before any cash is in the offer; priced at the cash worth of
 // the properties with none paid, it paid the contest AIs who proposed
-// such swaps the houses they won with (the reds for $868 and the oranges
-// for the dark blues). The least cash is found by bisection instead: the
-// exchange's worth only grows with the cash received.
+// such swaps the houses they won with. The least cash is found by
+// bisection instead: the exchange's worth only grows with the cash
+// received.
 func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int {
 	c, need := v.Cash(me), worth.Liquidity(v, me)
 	worthAt := func(net int) float64 { return worth.Cash(c, net, need) + b.assetGain(v, me, withNet(o, me, net)) }

@@ -218,8 +218,8 @@ func TestBaselineSwapBuildFirst(t *testing.T) {
 // A sealed limit is a price the seat would take: in a swap that completes
 // a colour group for each side, what it pays is cash it no longer has for
 // houses and cash the partner builds with, so the limit priced with no
-// cash paid was more than the swap is worth once paid (a contest AI sold
-// it the dark blues for the oranges and $868, and won on the oranges).
+// cash paid was more than the swap is worth once paid: contest AIs that
+// proposed such swaps were paid the houses they won with.
 func TestBaselineSealedSwapLimitIsTaken(t *testing.T) {
 	r := monopolytest.Rules(t, "")
 	for _, cash := range [][2]int{{1000, 300}, {1500, 100}, {600, 600}, {300, 1000}} {
