@@ -801,6 +801,13 @@ const NoSale = 3
 // gained, and counting its own long as well won no more games of theirs.
 const NoSaleOffers = 3
 
+// TraderOffers is how many proposals made to it make the baseline count
+// its rivals' groups over the long game even after one of its own was
+// taken. The contest AIs that trade propose 150–300 deals a game and
+// take a few, while a game among gopoly's bots sees about five: a table
+// that busy is one where groups are swapped all game and a rival's lasts.
+const TraderOffers = 20
+
 // Answered counts the answer to one of its proposals, or to one a player
 // built on the baseline made itself (the planners): refusals make it take
 // the game for one among players who do not sell (NoSale).
@@ -847,10 +854,11 @@ func (b *Baseline) groupRounds() int {
 }
 
 // rivalRounds is groupRounds, or worth.IncomeRounds once NoSaleOffers
-// proposals were made to it and none of its own was taken: a rival's
-// group is then counted over the long game, its own still as before.
+// proposals were made to it and none of its own was taken, or
+// TraderOffers whatever was taken: a rival's group is then counted over
+// the long game, its own still as before.
 func (b *Baseline) rivalRounds() int {
-	if r := b.groupRounds(); r != 0 || b.accepted > 0 || b.offered < NoSaleOffers {
+	if r := b.groupRounds(); r != 0 || b.offered < NoSaleOffers || b.accepted > 0 && b.offered < TraderOffers {
 		return r
 	}
 	return worth.IncomeRounds

@@ -121,7 +121,8 @@ func TestBaselineFirstGroupRounds(t *testing.T) {
 // times more for the last brown of a rival's group, as after NoSale
 // refusals, while what it bids for the street that completes its own
 // group stays as it was. With one of its proposals accepted, or an offer
-// fewer, it values as at first.
+// fewer, it values as at first, until TraderOffers proposals were made to
+// it.
 func TestBaselineOffered(t *testing.T) {
 	r := monopolytest.Rules(t, "")
 	g := monopolytest.Position(t, r, 0, []int{1500, 1500, 1500},
@@ -144,6 +145,12 @@ func TestBaselineOffered(t *testing.T) {
 	}
 	if asks, first := with(NoSaleOffers-1, 0).leastCash(v, 0, o), fresh.leastCash(v, 0, o); asks != first {
 		t.Errorf("asks $%d for the last brown after %d offers, want $%d as at first", asks, NoSaleOffers-1, first)
+	}
+	if asks, first := with(TraderOffers-1, 1).leastCash(v, 0, o), fresh.leastCash(v, 0, o); asks != first {
+		t.Errorf("asks $%d for the last brown after %d offers with a proposal accepted, want $%d as at first", asks, TraderOffers-1, first)
+	}
+	if asks, none := with(TraderOffers, 1).leastCash(v, 0, o), fished.leastCash(v, 0, o); asks != none {
+		t.Errorf("asks $%d for the last brown after %d offers with a proposal accepted, want $%d as with none accepted", asks, TraderOffers, none)
 	}
 	if bid, first := fished.BidLimit(v, 0, last), fresh.BidLimit(v, 0, last); bid != first {
 		t.Errorf("bids up to $%d for the street that completes its light blues after %d offers, $%d at first", bid, NoSaleOffers, first)
