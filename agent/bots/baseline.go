@@ -803,9 +803,10 @@ const NoSaleOffers = 3
 
 // TraderOffers is how many proposals made to it make the baseline count
 // its rivals' groups over the long game even after one of its own was
-// taken. The contest AIs that trade propose 150–300 deals a game and
-// take a few, while a game among gopoly's bots sees about five: a table
-// that busy is one where groups are swapped all game and a rival's lasts.
+// taken. The contest AIs that trade propose 150–300 deals a game, while
+// a game among gopoly's bots sees about five: at a table that busy the
+// game is long for the traders too, and a group sold is built on for the
+// rest of it.
 const TraderOffers = 20
 
 // Answered counts the answer to one of its proposals, or to one a player
