@@ -3,6 +3,7 @@ package bots
 import (
 	"math"
 	"math/bits"
+	"sort"
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/agent/trade"
@@ -584,30 +585,19 @@ func (b *Baseline) counter(v monopoly.View, me int, o monopoly.TradeOffer) (mono
 func (b *Baseline) leastCash(v monopoly.View, me int, o monopoly.TradeOffer) int {
 	c, need := v.Cash(me), worth.Liquidity(v, me)
 	worthAt := func(net int) float64 { return worth.Cash(c, net, need) + b.assetGain(v, me, withNet(o, me, net)) }
-	// Start from that price and widen, doubling, to a bracket: worthAt(lo)
-	// < 0 <= worthAt(hi). Each dollar received is worth at least a dollar,
-	// so both loops end.
-	lo, hi := 0, worth.CashFor(c, -b.assetGain(v, me, o), need)
-	if worthAt(hi) < 0 {
-		for step := 1; worthAt(hi) < 0; step *= 2 {
-			lo, hi = hi, hi+step
-		}
-	} else {
-		for step := 1; ; step *= 2 {
-			if lo = hi - step; worthAt(lo) < 0 {
-				break
-			}
-			hi = lo
-		}
+	// Widen, doubling, from the price with no cash paid to a bracket:
+	// worthAt(lo) < 0 <= worthAt(hi). Each dollar received is worth at
+	// least a dollar, so both loops end.
+	hi := worth.CashFor(c, -b.assetGain(v, me, o), need)
+	lo := hi - 1
+	for step := 1; worthAt(hi) < 0; step *= 2 {
+		lo, hi = hi, hi+step
 	}
-	for hi-lo > 1 {
-		if mid := lo + (hi-lo)/2; worthAt(mid) < 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	for step := 1; worthAt(lo) >= 0; step *= 2 {
+		hi, lo = lo, lo-step
 	}
-	return max(hi, int(math.Ceil(trade.FairFloor(v, me, o))))
+	least := lo + 1 + sort.Search(hi-lo-1, func(i int) bool { return worthAt(lo+1+i) >= 0 })
+	return max(least, int(math.Ceil(trade.FairFloor(v, me, o))))
 }
 
 // withNet is o with the cash settled so that seat me, its proposer or
