@@ -119,7 +119,11 @@ func rulesSection(r *monopoly.Rules, players int) string {
 	}
 	line("A debt you cannot pay in cash must be raised by selling buildings, mortgaging or trading; if you still cannot pay, you are bankrupt and out.")
 	if r.MaxRounds > 0 {
-		line("The game ends after %d rounds if it has not ended before: then the richest player by net worth wins. Otherwise the last player not bankrupt wins.", r.MaxRounds)
+		worth := "cash, properties at their printed price, mortgaged ones at their mortgage value, and buildings at their cost"
+		if r.NetWorth == monopoly.NetWorthResale {
+			worth = "what each could raise: cash, unmortgaged properties at their mortgage value, and buildings at half their cost"
+		}
+		line("The game ends after %d rounds if it has not ended before: then the richest player by net worth wins, counting %s. Otherwise the last player not bankrupt wins.", r.MaxRounds, worth)
 	} else {
 		line("The last player not bankrupt wins.")
 	}

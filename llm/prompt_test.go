@@ -34,6 +34,8 @@ func TestPromptSections(t *testing.T) {
 		{"free_parking_jackpot: true", "Free Parking jackpot", ""},
 		{"mortgaged_group_double_rent: true", "even when one of them is mortgaged", ""},
 		{"speed_die: true", "the Bus lets you move", ""},
+		{"max_rounds: 300", "counting cash, properties at their printed price", "what each could raise"},
+		{"max_rounds: 300\nnet_worth: resale", "what each could raise", "at their printed price"},
 	}
 	for _, who := range []string{"shark", persona} {
 		for _, v := range variants {

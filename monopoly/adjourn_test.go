@@ -12,16 +12,21 @@ import (
 // solvent player with the highest net worth (no one on a tie), with the
 // game-over event, a position that keeps every invariant and saves, and
 // no further action accepted. Adjourning again, or a game that ended by
-// bankruptcies, changes nothing.
+// bankruptcies, changes nothing. Every other game counts worth as
+// Monopyly does (`net_worth: resale`).
 func TestAdjourn(t *testing.T) {
-	r := monopolytest.Rules(t, "max_rounds: 0")
+	rules := [2]*monopoly.Rules{
+		monopolytest.Rules(t, "max_rounds: 0"),
+		monopolytest.Rules(t, "max_rounds: 0\nnet_worth: resale"),
+	}
 	kinds := map[monopoly.DecisionKind]int{}
-	ties := 0
+	ties, differ := 0, 0
 	for k := range 12 {
 		seed := uint64(300 + k)
 		players := 2 + k%4
 		mix := seatMixes[k%len(seatMixes)]
-		g := monopoly.New(r, players, seed)
+		resale := k%2 == 1
+		g := monopoly.New(rules[k%2], players, seed)
 		as := seatAgents(mix, players, seed)
 		rng := newRNG(seed)
 		for n := 0; !g.Over() && n < 6000; n++ {
@@ -33,17 +38,9 @@ func TestAdjourn(t *testing.T) {
 				if !h.Over() || !h.Capped() || h.Pending().Kind != monopoly.DecisionNone {
 					t.Fatalf("seed %d, step %d: adjourned: over %v, capped %v, pending %v", seed, n, h.Over(), h.Capped(), h.Pending().Kind)
 				}
-				best, winner := -1, -1
-				for p := range players {
-					if h.Bankrupt(p) {
-						continue
-					}
-					switch w := h.NetWorth(p); {
-					case w > best:
-						best, winner = w, p
-					case w == best:
-						winner = -1
-					}
+				winner, best := richest(h, resale)
+				if other, _ := richest(h, !resale); other != winner {
+					differ++
 				}
 				if winner < 0 {
 					ties++
@@ -87,5 +84,46 @@ func TestAdjourn(t *testing.T) {
 			t.Errorf("never adjourned at a %v decision (%v)", k, kinds)
 		}
 	}
-	t.Logf("adjourned at %v; %d ties", kinds, ties)
+	if differ == 0 {
+		t.Error("the two counts of worth never named different winners: the test cannot tell them apart")
+	}
+	t.Logf("adjourned at %v; %d ties; %d positions where the two counts of worth name different winners", kinds, ties, differ)
+}
+
+// richest is the solvent player with the highest worth in g, and that
+// worth, counted as the rules reference does (7.10) or, when resale, as
+// Monopyly does: cash, unmortgaged properties at their mortgage value,
+// buildings at half their cost. A tie has no winner (-1).
+func richest(g *monopoly.Game, resale bool) (winner, best int) {
+	r := g.Rules()
+	winner, best = -1, -1
+	for p := range g.Players() {
+		if g.Bankrupt(p) {
+			continue
+		}
+		w := g.Cash(p)
+		for sq := range r.Squares {
+			if g.Owner(sq) != p {
+				continue
+			}
+			s, building := r.Squares[sq], g.Houses(sq)*r.HouseCost(sq)
+			switch {
+			case resale && !g.Mortgaged(sq):
+				w += s.Mortgage + building/2
+			case resale:
+				w += building / 2
+			case g.Mortgaged(sq):
+				w += s.Mortgage + building
+			default:
+				w += s.Price + building
+			}
+		}
+		switch {
+		case w > best:
+			best, winner = w, p
+		case w == best:
+			winner = -1
+		}
+	}
+	return winner, best
 }

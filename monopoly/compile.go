@@ -28,6 +28,7 @@ var compileSections = [...]func(*compiler) error{
 	(*compiler).deals,
 	(*compiler).speedDie,
 	(*compiler).incomeTax,
+	(*compiler).netWorth,
 	(*compiler).rents,
 	(*compiler).groups,
 	(*compiler).boardSize,
@@ -241,6 +242,13 @@ func (c *compiler) speedDie() error {
 func (c *compiler) incomeTax() error {
 	t, err := c.either("income_tax", c.cfg.IncomeTax, "flat", "lesser")
 	c.r.IncomeTax = IncomeTaxMode(t)
+	return err
+}
+
+// netWorth reads how a timed game counts worth.
+func (c *compiler) netWorth() error {
+	m, err := c.either("net_worth", c.cfg.NetWorth, "printed", "resale")
+	c.r.NetWorth = NetWorthMode(m)
 	return err
 }
 

@@ -576,10 +576,14 @@ func (g *Game) Active() int {
 	return n
 }
 
-// NetWorth is the timed-game worth of 7.10: cash, unmortgaged properties
-// at their price, mortgaged ones at their mortgage value, and buildings at
-// their cost (a hotel counting as five buildings).
+// NetWorth is the worth that decides a timed game (7.10): cash,
+// unmortgaged properties at their price, mortgaged ones at their mortgage
+// value, and buildings at their cost (a hotel counting as five
+// buildings); or, under `net_worth: resale`, LiquidationValue.
 func (g *Game) NetWorth(p int) int {
+	if g.rules.NetWorth == NetWorthResale {
+		return g.LiquidationValue(p)
+	}
 	w := int(g.p[p].Cash)
 	for m := g.owned[p]; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)

@@ -56,6 +56,22 @@ const (
 	IncomeTaxLesser                      // the lesser of the amount and p% of net worth
 )
 
+// NetWorthMode is how a timed game (7.10) counts a player's worth at its
+// end.
+type NetWorthMode uint8
+
+// Net worth modes.
+const (
+	// NetWorthPrinted is the rules reference's count: cash, properties at
+	// their printed price (mortgaged ones at their mortgage value) and
+	// buildings at their cost.
+	NetWorthPrinted NetWorthMode = iota
+	// NetWorthResale is Monopyly's: what the player could raise
+	// (LiquidationValue), so that a mortgaged property counts nothing and
+	// a building half its cost.
+	NetWorthResale
+)
+
 // DealProtocol is how trades are negotiated.
 type DealProtocol uint8
 
@@ -134,6 +150,7 @@ type Rules struct {
 	MaxHotels                int
 	MortgageInterestPercent  int
 	MaxRounds                int
+	NetWorth                 NetWorthMode // how a timed game counts worth
 	TradesPerPhase           int
 	TradesPerTurn            int // 0: no limit beyond the phases
 	DealProtocol             DealProtocol
@@ -173,6 +190,7 @@ type rulesConfig struct {
 	MaxHotels                int                  `yaml:"max_hotels" json:"max_hotels"`
 	MortgageInterestPercent  int                  `yaml:"mortgage_interest_percent" json:"mortgage_interest_percent"`
 	MaxRounds                int                  `yaml:"max_rounds" json:"max_rounds"`
+	NetWorth                 string               `yaml:"net_worth" json:"net_worth"`
 	TradesPerPhase           int                  `yaml:"trades_per_phase" json:"trades_per_phase"`
 	TradesPerTurn            int                  `yaml:"trades_per_turn" json:"trades_per_turn"`
 	DealProtocol             string               `yaml:"deal_protocol" json:"deal_protocol"`

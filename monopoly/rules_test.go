@@ -127,6 +127,7 @@ func TestConfigErrors(t *testing.T) {
 		{name: "negative max houses", text: "max_rounds: 3\nmax_houses: -1\n", line: 2, field: "max_houses", msg: "-1"},
 		{name: "jail turns zero", text: "jail_turns: 0\n", line: 1, field: "jail_turns", msg: "between 1"},
 		{name: "bad income tax", text: "income_tax: progressive\n", line: 1, field: "income_tax", msg: "flat or lesser"},
+		{name: "bad net worth", text: "max_rounds: 500\nnet_worth: market\n", line: 2, field: "net_worth", msg: "printed or resale"},
 		{name: "negative railroad rent", text: "railroad_rent:\n  - 25\n  - -50\n", line: 3, field: "railroad_rent[1]", msg: "-50"},
 		{name: "no utility multiplier", text: "utility_multiplier: []\n", line: 1, field: "utility_multiplier", msg: "at least one"},
 		{name: "free house", top: "groups:\n" + defaultGroupsYAML(0), edit: noEdit, line: 2, field: "groups[0].house_cost", msg: "0"},
