@@ -23,6 +23,7 @@ import (
 	"github.com/gopoly/gopoly/deal"
 	"github.com/gopoly/gopoly/internal/hostcheck"
 	"github.com/gopoly/gopoly/lab"
+	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
 	"github.com/gopoly/gopoly/table"
@@ -821,6 +822,35 @@ func TestPeoplesWords(t *testing.T) {
 		}
 		if m := engine.FindString(p.Message); m != "" || !strings.Contains(p.Message, tc.says) || p.Refusal.Message != p.Message {
 			t.Errorf("%v: refused with %q (engine word %q), want it to say %q", tc.body, p.Message, m, tc.says)
+		}
+	}
+}
+
+// Every rules preset of the lobby starts a game, and the Monopyly preset
+// plays the rules of examples/rules/monopyly.yaml, the file the strength
+// figures against the Monopyly AIs are measured under.
+func TestPresets(t *testing.T) {
+	for _, p := range presets {
+		req := httptest.NewRequest("POST", "/games", strings.NewReader(url.Values{"seat0": {"baseline"}, "seat1": {"baseline"}, "preset": {p.Name}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		setup, err := parseNewGame(req)
+		if err != nil || setup.Checked == nil {
+			t.Fatalf("preset %q: %v", p.Name, err)
+		}
+		if p.Name != "monopyly" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("..", "examples", "rules", "monopyly.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := monopoly.ParseRules("monopyly.yaml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(setup.Checked)
+		if w, _ := json.Marshal(want); !bytes.Equal(got, w) {
+			t.Errorf("the monopyly preset's rules\n%s\nare not examples/rules/monopyly.yaml's\n%s", got, w)
 		}
 	}
 }
