@@ -31,28 +31,55 @@ func ParseRules(name, text string) (Rules, error) {
 // the document as it was: the round limit a front end's own flag or
 // argument gives on top of a rules file.
 func (r Rules) WithMaxRounds(name string, n int) (Rules, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(r.Text), &doc); err != nil {
-		return Rules{}, &Error{Code: CodeBadSetup, Err: fmt.Errorf("%s: %w", name, err)}
+	return r.With(name, fmt.Sprintf("max_rounds: %d\n", n))
+}
+
+// With returns the rules with the keys of the YAML document text, named
+// name in errors, in place of theirs: a rules file on top of a preset.
+// text is checked alone first, so that an error names its own lines.
+func (r Rules) With(name, text string) (Rules, error) {
+	if _, err := ParseRules(name, text); err != nil {
+		return Rules{}, err
 	}
-	if len(doc.Content) == 0 {
-		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	base, err := topMapping(name, r.Text)
+	if err != nil {
+		return Rules{}, err
 	}
-	top := doc.Content[0]
-	v := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(n)}
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == "max_rounds" {
-			top.Content[i+1], v = v, nil
+	over, err := topMapping(name, text)
+	if err != nil {
+		return Rules{}, err
+	}
+	top := base.Content[0]
+	for j := 0; j+1 < len(over.Content[0].Content); j += 2 {
+		k, v := over.Content[0].Content[j], over.Content[0].Content[j+1]
+		i := 0
+		for i < len(top.Content) && top.Content[i].Value != k.Value {
+			i += 2
+		}
+		if i < len(top.Content) {
+			top.Content[i+1] = v
+		} else {
+			top.Content = append(top.Content, k, v)
 		}
 	}
-	if v != nil {
-		top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "max_rounds"}, v)
-	}
-	out, err := yaml.Marshal(&doc)
+	out, err := yaml.Marshal(base)
 	if err != nil {
 		return Rules{}, err
 	}
 	return ParseRules(name, string(out))
+}
+
+// topMapping is the YAML document text as a document whose top is a
+// mapping (an empty one for empty text). ParseRules has checked it.
+func topMapping(name, text string) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, &Error{Code: CodeBadSetup, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if len(doc.Content) == 0 {
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	}
+	return &doc, nil
 }
 
 // Setup is a session's setup with these rules, checked already.

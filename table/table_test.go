@@ -9,6 +9,7 @@ import (
 
 	"github.com/gopoly/gopoly/agent"
 	"github.com/gopoly/gopoly/arena"
+	"github.com/gopoly/gopoly/monopoly"
 	"github.com/gopoly/gopoly/session"
 	"github.com/gopoly/gopoly/store"
 )
@@ -106,6 +107,29 @@ func TestWithMaxRounds(t *testing.T) {
 	}
 	if _, err := ParseRules("g.yaml", "no_such_rule: 1\n"); Classify(err).Code != CodeBadSetup || !strings.Contains(err.Error(), "g.yaml") {
 		t.Errorf("an unknown rule: %v", err)
+	}
+}
+
+// A rules file on top of a preset replaces the keys it gives and keeps
+// the preset's others; an error in the file names its own line.
+func TestRulesWith(t *testing.T) {
+	preset, err := ParseRules("preset", "deal_protocol: sealed\nmax_rounds: 500\nnet_worth: resale\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := preset.With("mine.yaml", "max_rounds: 100\nauctions: false\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := r.Rules; g.MaxRounds != 100 || g.Auctions || g.DealProtocol != monopoly.DealsSealed || g.NetWorth != monopoly.NetWorthResale {
+		t.Errorf("merged: %q", r.Text)
+	}
+	_, err = preset.With("mine.yaml", "# mine\nauctions: maybe\n")
+	if Classify(err).Code != CodeBadSetup || !strings.Contains(err.Error(), "mine.yaml:2") {
+		t.Errorf("a bad file on a preset: %v", err)
+	}
+	if _, err := preset.With("mine.yaml", "counter_offers: 2\n"); Classify(err).Code != CodeBadSetup {
+		t.Errorf("counter-offers on sealed deals: %v", err)
 	}
 }
 

@@ -126,26 +126,33 @@ func parseNewGame(r *http.Request) (session.Setup, error) {
 	if len(seats) < 2 {
 		return session.Setup{}, errors.New("seats: choose at least two players")
 	}
-	text := ""
 	preset := r.FormValue("preset")
 	i := slices.IndexFunc(presets, func(p struct{ Name, Label, YAML string }) bool { return p.Name == preset })
 	if i < 0 && preset != "" {
 		return session.Setup{}, fmt.Errorf("preset: no rules preset %q", preset)
 	}
-	if i >= 0 {
-		text = presets[i].YAML
-	}
+	text := ""
 	if f, _, err := r.FormFile("rules"); err == nil {
 		data, err := io.ReadAll(io.LimitReader(f, monopoly.MaxRulesBytes+1))
 		f.Close()
 		if err != nil {
 			return session.Setup{}, fmt.Errorf("rules file: %v", err)
 		}
-		text += string(data)
+		text = string(data)
 	} else if t := r.FormValue("rules_text"); strings.TrimSpace(t) != "" {
-		text += t
+		text = t
 	}
-	rules, err := table.ParseRules("rules.yaml", text)
+	var rules table.Rules
+	var err error
+	if i < 0 {
+		rules, err = table.ParseRules("rules.yaml", text)
+	} else {
+		// A file goes on top of the preset: its keys replace the preset's.
+		rules, err = table.ParseRules("preset "+preset, presets[i].YAML)
+		if err == nil && strings.TrimSpace(text) != "" {
+			rules, err = rules.With("rules.yaml", text)
+		}
+	}
 	if err != nil {
 		return session.Setup{}, err
 	}

@@ -853,4 +853,17 @@ func TestPresets(t *testing.T) {
 			t.Errorf("the monopyly preset's rules\n%s\nare not examples/rules/monopyly.yaml's\n%s", got, w)
 		}
 	}
+	// Rules of one's own go on top of a preset, a key given in both
+	// taking the file's value, and an error names the file's own line.
+	form := func(rules string) (session.Setup, error) {
+		req := httptest.NewRequest("POST", "/games", strings.NewReader(url.Values{"seat0": {"baseline"}, "seat1": {"baseline"}, "preset": {"monopyly"}, "rules_text": {rules}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return parseNewGame(req)
+	}
+	if setup, err := form("auctions: false\nmax_rounds: 40\n"); err != nil || setup.Checked.MaxRounds != 40 || setup.Checked.Auctions || setup.Checked.NetWorth != monopoly.NetWorthResale {
+		t.Errorf("a rules file on the monopyly preset: %v", err)
+	}
+	if _, err := form("# mine\nmax_rounds: lots\n"); err == nil || !strings.Contains(err.Error(), "rules.yaml:2") {
+		t.Errorf("a bad rules file on a preset: %v", err)
+	}
 }
