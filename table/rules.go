@@ -69,8 +69,8 @@ func (r Rules) With(name, text string) (Rules, error) {
 	return ParseRules(name, string(out))
 }
 
-// topMapping is the YAML document text as a document whose top is a
-// mapping (an empty one for empty text). ParseRules has checked it.
+// topMapping is the YAML document text, parsed; empty text is a document
+// holding an empty mapping.
 func topMapping(name, text string) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
