@@ -830,10 +830,16 @@ func TestPeoplesWords(t *testing.T) {
 // plays the rules of examples/rules/monopyly.yaml, the file the strength
 // figures against the Monopyly AIs are measured under.
 func TestPresets(t *testing.T) {
-	for _, p := range presets {
-		req := httptest.NewRequest("POST", "/games", strings.NewReader(url.Values{"seat0": {"baseline"}, "seat1": {"baseline"}, "preset": {p.Name}}.Encode()))
+	// newGame reads the lobby's form for two baselines, a preset and rules
+	// of one's own.
+	newGame := func(preset, rules string) (session.Setup, error) {
+		form := url.Values{"seat0": {"baseline"}, "seat1": {"baseline"}, "preset": {preset}, "rules_text": {rules}}
+		req := httptest.NewRequest("POST", "/games", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		setup, err := parseNewGame(req)
+		return parseNewGame(req)
+	}
+	for _, p := range presets {
+		setup, err := newGame(p.Name, "")
 		if err != nil || setup.Checked == nil {
 			t.Fatalf("preset %q: %v", p.Name, err)
 		}
@@ -855,15 +861,10 @@ func TestPresets(t *testing.T) {
 	}
 	// Rules of one's own go on top of a preset, a key given in both
 	// taking the file's value, and an error names the file's own line.
-	form := func(rules string) (session.Setup, error) {
-		req := httptest.NewRequest("POST", "/games", strings.NewReader(url.Values{"seat0": {"baseline"}, "seat1": {"baseline"}, "preset": {"monopyly"}, "rules_text": {rules}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		return parseNewGame(req)
-	}
-	if setup, err := form("auctions: false\nmax_rounds: 40\n"); err != nil || setup.Checked.MaxRounds != 40 || setup.Checked.Auctions || setup.Checked.NetWorth != monopoly.NetWorthResale {
+	if setup, err := newGame("monopyly", "auctions: false\nmax_rounds: 40\n"); err != nil || setup.Checked.MaxRounds != 40 || setup.Checked.Auctions || setup.Checked.NetWorth != monopoly.NetWorthResale {
 		t.Errorf("a rules file on the monopyly preset: %v", err)
 	}
-	if _, err := form("# mine\nmax_rounds: lots\n"); err == nil || !strings.Contains(err.Error(), "rules.yaml:2") {
+	if _, err := newGame("monopyly", "# mine\nmax_rounds: lots\n"); err == nil || !strings.Contains(err.Error(), "rules.yaml:2") {
 		t.Errorf("a bad rules file on a preset: %v", err)
 	}
 }
