@@ -100,7 +100,7 @@ func rulesSection(r *monopoly.Rules, players int) string {
 		line("Free Parking jackpot: taxes and fines go into a pot that the next player to land on Free Parking collects.")
 	}
 	if r.IncomeTax == monopoly.IncomeTaxLesser {
-		line("Income tax is the lesser of its flat amount and a share of your net worth.")
+		line("Income tax is the lesser of its flat amount and a share of your total assets: cash, properties at their printed price and buildings at their cost.")
 	}
 	if r.SpeedDie {
 		line("The speed die (Hasbro's standard edition) is thrown with the white dice once you have passed GO: a number adds to the move; Mr. Monopoly moves you on, after your square is settled, to the next unowned property (or the next one where you owe rent); the Bus lets you move by either white die or by both (a movement decision); triples let you move to any square (a movement decision) and end your roll.")

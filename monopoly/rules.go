@@ -53,7 +53,7 @@ type IncomeTaxMode uint8
 // Income tax modes.
 const (
 	IncomeTaxFlat   IncomeTaxMode = iota // always the flat amount
-	IncomeTaxLesser                      // the lesser of the amount and p% of net worth
+	IncomeTaxLesser                      // the lesser of the amount and p% of total assets (printed prices, whatever net_worth is)
 )
 
 // NetWorthMode is how a timed game (7.10) counts a player's worth at its
