@@ -36,10 +36,15 @@ func (r Rules) WithMaxRounds(name string, n int) (Rules, error) {
 
 // With returns the rules with the keys of the YAML document text, named
 // name in errors, in place of theirs: a rules file on top of a preset.
-// text is checked alone first, so that an error names its own lines.
+// text is checked on top of the compiled rules first, so that an error,
+// one the two make together included, names text's own line.
 func (r Rules) With(name, text string) (Rules, error) {
-	if _, err := ParseRules(name, text); err != nil {
-		return Rules{}, err
+	under := r.Rules
+	if under == nil { // not compiled yet: what they say is checked below
+		under = monopoly.DefaultRules()
+	}
+	if _, err := under.WithOverrides(name, []byte(text)); err != nil {
+		return Rules{}, &Error{Code: CodeBadSetup, Err: err}
 	}
 	base, err := topMapping(name, r.Text)
 	if err != nil {

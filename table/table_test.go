@@ -128,7 +128,7 @@ func TestRulesWith(t *testing.T) {
 	if Classify(err).Code != CodeBadSetup || !strings.Contains(err.Error(), "mine.yaml:2") {
 		t.Errorf("a bad file on a preset: %v", err)
 	}
-	if _, err := preset.With("mine.yaml", "counter_offers: 2\n"); Classify(err).Code != CodeBadSetup {
+	if _, err := preset.With("mine.yaml", "# mine\ncounter_offers: 2\n"); Classify(err).Code != CodeBadSetup || !strings.Contains(err.Error(), "mine.yaml:2") {
 		t.Errorf("counter-offers on sealed deals: %v", err)
 	}
 }
