@@ -164,12 +164,12 @@ func (r *runner) decide() (stop bool, err error) {
 		}
 	case monopoly.DecisionBuy:
 		act.Kind = monopoly.ActDecline
-		if r.wantsToBuy(pol, d.Square) && g.Cash(d.Player) >= d.Amount {
+		if r.wantsToBuy(pol, d.Square) && g.Funds(d.Player) >= d.Amount {
 			act.Kind = monopoly.ActBuy
 		}
 	case monopoly.DecisionBid:
 		act.Kind = monopoly.ActDropOut
-		if next := d.Amount + 1; next <= r.maxBid(pol, d.Square) && next <= g.Cash(d.Player) {
+		if next := d.Amount + 1; next <= r.maxBid(pol, d.Square) && next <= g.Funds(d.Player) {
 			act.Kind, act.Arg = monopoly.ActBid, next
 		}
 	case monopoly.DecisionTradeResponse:

@@ -424,3 +424,59 @@ func TestMonopylyOpenDealLimits(t *testing.T) {
 		}
 	}
 }
+
+// Under raise_to_buy a contest AI pays for a purchase beyond its cash by
+// the mortgages it names when told the money will be taken, as Monopyly
+// asks it; naming too little gives the purchase up, and the property
+// goes to auction, as in Monopyly.
+func TestMonopylyRaiseToBuy(t *testing.T) {
+	python(t)
+	r := monopolytest.Rules(t, "raise_to_buy: true\ndeal_protocol: sealed")
+	oriental, reading, med := monopolytest.Square(t, r, "Oriental Avenue"), monopolytest.Square(t, r, "Reading Railroad"), monopolytest.Square(t, r, "Mediterranean Avenue")
+	for _, c := range []struct {
+		class     string
+		owner     int
+		mortgaged []int
+	}{{"MortgagerAI", 0, []int{reading}}, {"OverreachAI", -1, nil}} {
+		t.Run(c.class, func(t *testing.T) {
+			g := monopolytest.Position(t, r, 0, []int{50, 1500},
+				monopolytest.Owned{Name: "Mediterranean Avenue", Owner: 0}, monopolytest.Owned{Name: "Reading Railroad", Owner: 0})
+			g.ScriptDice([][2]int{{2, 4}}) // to Oriental Avenue, $100
+			ai, err := agent.New("monopyly:testdata/AIs/Mortgager#"+c.class, 0, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer agent.CloseAll([]agent.Agent{ai})
+			for step := 0; g.Current() == 0 && g.Pending().Kind != monopoly.DecisionNone; step++ {
+				if step > 50 {
+					t.Fatal("the turn does not end")
+				}
+				d := g.Pending()
+				a := monopoly.Action{Kind: monopoly.ActDropOut, Player: d.Player}
+				switch {
+				case d.Player == 0:
+					a = ai.Decide(g.View(0), d)
+				case d.Kind != monopoly.DecisionBid:
+					t.Fatalf("seat 1 asked %s", d.Kind)
+				}
+				if d.Kind == monopoly.DecisionManage && g.Phase() == monopoly.PhaseAfterRoll {
+					break
+				}
+				if err := g.Apply(a); err != nil {
+					t.Fatalf("%s: %v", d.Kind, err)
+				}
+			}
+			if st := ai.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 {
+				t.Fatalf("the fallback answered")
+			}
+			if got := g.Owner(oriental); got != c.owner {
+				t.Errorf("Oriental Avenue's owner is %d, want %d", got, c.owner)
+			}
+			for _, sq := range []int{reading, med} {
+				if want := slices.Contains(c.mortgaged, sq); g.Mortgaged(sq) != want {
+					t.Errorf("%s mortgaged: %v, want %v (the AI's own choice)", r.Squares[sq].Name, g.Mortgaged(sq), want)
+				}
+			}
+		})
+	}
+}

@@ -84,6 +84,9 @@ func rulesSection(r *monopoly.Rules, players int) string {
 	} else {
 		line("You may buy an unowned property you land on at its price; if you decline, it stays unowned (no auctions in this game).")
 	}
+	if r.RaiseToBuy {
+		line("You may buy, or bid, beyond your cash, up to what selling your buildings and mortgaging your properties would raise; you then raise the rest before you pay.")
+	}
 	line("Owning a whole colour group lets you build: houses cost the group's house price, built evenly (no street more than one house ahead of another in its group); the fifth level is a hotel. The bank holds %d houses and %d hotels; when they run out, nobody can build.", r.MaxHouses, r.MaxHotels)
 	line("Building happens on your own turn, before or after your roll. Buildings sell back for half their cost.")
 	if r.MortgagedGroupDoubleRent {

@@ -28,6 +28,8 @@ func TestPromptSections(t *testing.T) {
 	os.WriteFile(persona, []byte("NAME: The Pirate\nYou talk like a pirate and buy every railroad."), 0o600)
 	variants := []struct{ rules, want, not string }{
 		{"", "goes to auction", "sealed"},
+		{"auctions: true", "goes to auction", "beyond your cash"},
+		{"raise_to_buy: true", "bid, beyond your cash", ""},
 		{"auctions: false", "no auctions in this game", "goes to auction"},
 		{"deal_protocol: sealed", "sealed deals", "counter-offer"},
 		{"counter_offers: 2", "up to 2 counter-offers", "sealed deals"},

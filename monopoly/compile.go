@@ -50,6 +50,7 @@ func compile(cfg *rulesConfig) (*Rules, error) {
 			JailFine:                 cfg.JailFine,
 			JailTurns:                cfg.JailTurns,
 			Auctions:                 cfg.Auctions,
+			RaiseToBuy:               cfg.RaiseToBuy,
 			FreeParkingJackpot:       cfg.FreeParkingJackpot,
 			MortgagedGroupDoubleRent: cfg.MortgagedGroupDoubleRent,
 			MortgagedRailroadsCount:  cfg.MortgagedRailroadsCount,

@@ -309,7 +309,7 @@ func (g *Game) refusal(a Action) Refusal {
 	case DecisionBuy:
 		switch a.Kind {
 		case ActBuy:
-			if int(g.p[p].Cash) < g.rules.Squares[g.tasks[g.nt-1].sq].Price {
+			if g.Funds(int(p)) < g.rules.Squares[g.tasks[g.nt-1].sq].Price {
 				return RefusalInsufficientCash
 			}
 			return RefusalNone
@@ -322,7 +322,7 @@ func (g *Game) refusal(a Action) Refusal {
 			if a.Arg <= int(g.auction.High) || a.Arg < 1 {
 				return RefusalBidTooLow
 			}
-			if a.Arg > int(g.p[p].Cash) {
+			if a.Arg > g.Funds(int(p)) {
 				return RefusalBidAboveCash
 			}
 			return RefusalNone
@@ -467,12 +467,11 @@ func (g *Game) Apply(a Action) error {
 	case ActRollForDoubles:
 		g.rollInJail()
 	case ActBuy:
-		sq := int(g.tasks[g.nt-1].sq)
+		// The price is a debt to the bank: short of it (raise_to_buy),
+		// the buyer raises it as any other.
+		sq := g.tasks[g.nt-1].sq
 		g.pop()
-		price := g.rules.Squares[sq].Price
-		g.transfer(p, Bank, price)
-		g.setOwner(sq, p)
-		g.emit(Event{Kind: EvBuy, Player: p, Square: int8(sq), Amount: int64(price)})
+		g.push(task{kind: taskPay, player: p, to: Bank, sq: sq, reason: ReasonPurchase, amount: int64(g.rules.Squares[sq].Price)})
 	case ActDecline:
 		sq := int(g.tasks[g.nt-1].sq)
 		g.pop()

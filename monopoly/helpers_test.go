@@ -34,6 +34,7 @@ var variants = []variant{
 	{"all_variants", "free_parking_jackpot: true\nincome_tax: lesser\nauctions: false\nmortgaged_group_double_rent: false\ndeal_protocol: sealed"},
 	{"speed_die", "speed_die: true\nspeed_die_faces: [1, 2, 3, mr_monopoly, bus, bus]\nfree_parking_jackpot: true"},
 	{"scarce", "max_houses: 10\nmax_hotels: 2\nstarting_cash: 2500\njail_turns: 1\ntrades_per_phase: 3\ntrades_per_turn: 4\ncounter_offers: 3"},
+	{"monopyly", "raise_to_buy: true\ndeal_protocol: sealed\nnet_worth: resale"},
 }
 
 // src is a source of small integers: a seeded generator in the property
@@ -322,7 +323,7 @@ func illegalAction(s src, g *monopoly.Game) (a monopoly.Action, why string, ok b
 		}
 		a.Kind, a.Arg = monopoly.ActBuild, sq
 		return a, "build on a square not owned", true
-	case 2: // a bid not above the high bid, or above the cash
+	case 2: // a bid not above the high bid, or above the funds
 		if d.Kind != monopoly.DecisionBid {
 			a.Kind, a.Arg = monopoly.ActBid, 1+s.Intn(100)
 			return a, "bid outside an auction", true
@@ -332,8 +333,8 @@ func illegalAction(s src, g *monopoly.Game) (a monopoly.Action, why string, ok b
 			a.Arg = d.Amount - s.Intn(d.Amount+3)
 			return a, "bid not above the high bid", true
 		}
-		a.Arg = v.Cash(p) + 1 + s.Intn(1000)
-		return a, "bid above the cash", true
+		a.Arg = funds(g, p) + 1 + s.Intn(1000)
+		return a, "bid above the funds", true
 	case 3: // an answer to another kind of decision
 		other := map[monopoly.ActionKind]monopoly.DecisionKind{
 			monopoly.ActBuy:               monopoly.DecisionBuy,
@@ -435,6 +436,7 @@ type checker struct {
 	refused  int    // actions refused
 	events   map[monopoly.EventKind]int
 	flagged  map[monopoly.EventKind]int // events with Flag set: counter-offers, sealed limits that did not meet
+	debts    map[monopoly.Reason]int    // debts to raise cash for, by reason
 	shortage int                        // hotel sales in a housing shortage
 	estates  int                        // streets with buildings sold in a bankruptcy
 	rentSeen int                        // rents checked against the rent tables
@@ -442,7 +444,8 @@ type checker struct {
 
 func newChecker(g *monopoly.Game) *checker {
 	r := g.Rules()
-	c := &checker{r: r, uneven: make([]bool, len(r.Groups)), events: map[monopoly.EventKind]int{}, flagged: map[monopoly.EventKind]int{}}
+	c := &checker{r: r, uneven: make([]bool, len(r.Groups)), events: map[monopoly.EventKind]int{}, flagged: map[monopoly.EventKind]int{},
+		debts: map[monopoly.Reason]int{}}
 	for d, deck := range r.Decks {
 		for i, card := range deck.Cards {
 			if card.Keep {
@@ -538,6 +541,9 @@ func (c *checker) applied(pre, g *monopoly.Game, a monopoly.Action, evs []monopo
 			c.events[e.Kind]++
 			if e.Flag {
 				c.flagged[e.Kind]++
+			}
+			if e.Kind == monopoly.EvDebt {
+				c.debts[e.Reason]++
 			}
 		}
 	}
@@ -1098,12 +1104,12 @@ func checkState(g *monopoly.Game) error {
 			return fmt.Errorf("jail decision for %d (current %d, in jail %v)", p, cur, g.InJail(p))
 		}
 	case monopoly.DecisionBuy:
-		if g.Owner(d.Square) != -1 || g.Cash(p) < d.Amount || d.Amount != r.Squares[d.Square].Price {
-			return fmt.Errorf("buy %s for %d: owner %d, cash %d (7.4)", r.Squares[d.Square].Name, d.Amount, g.Owner(d.Square), g.Cash(p))
+		if g.Owner(d.Square) != -1 || funds(g, p) < d.Amount || d.Amount != r.Squares[d.Square].Price {
+			return fmt.Errorf("buy %s for %d: owner %d, cash %d, funds %d (7.4)", r.Squares[d.Square].Name, d.Amount, g.Owner(d.Square), g.Cash(p), funds(g, p))
 		}
 	case monopoly.DecisionBid:
-		if g.Owner(d.Square) != -1 || g.Cash(p) <= d.Amount || g.Counterparty() == p {
-			return fmt.Errorf("bid on %s at %d for %d with cash %d, high bidder %d (8.3)", r.Squares[d.Square].Name, d.Amount, p, g.Cash(p), g.Counterparty())
+		if g.Owner(d.Square) != -1 || funds(g, p) <= d.Amount || g.Counterparty() == p {
+			return fmt.Errorf("bid on %s at %d for %d with cash %d, funds %d, high bidder %d (8.3)", r.Squares[d.Square].Name, d.Amount, p, g.Cash(p), funds(g, p), g.Counterparty())
 		}
 	case monopoly.DecisionRaiseCash:
 		if d.Amount <= g.Cash(p) {
@@ -1120,6 +1126,27 @@ func checkState(g *monopoly.Game) error {
 		}
 	}
 	return nil
+}
+
+// funds is the most p may pay for a purchase or a bid: its cash, or under
+// raise_to_buy its cash with what selling every building at half its cost
+// and mortgaging every property would bring.
+func funds(g *monopoly.Game, p int) int {
+	r := g.Rules()
+	v := g.Cash(p)
+	if !r.RaiseToBuy {
+		return v
+	}
+	for sq := range r.Squares {
+		if g.Owner(sq) != p {
+			continue
+		}
+		v += g.Houses(sq) * r.HouseCost(sq) / 2
+		if !g.Mortgaged(sq) {
+			v += r.Squares[sq].Mortgage
+		}
+	}
+	return v
 }
 
 // deckJSON is the part of the state JSON that shows the order of the

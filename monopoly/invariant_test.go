@@ -77,7 +77,7 @@ var seatMixes = [][]string{
 func TestInvariants(t *testing.T) {
 	const minActions = 100_000
 	total, refused, shortage, estates, rents := 0, 0, 0, 0, 0
-	seen, flagged := map[monopoly.EventKind]int{}, map[monopoly.EventKind]int{}
+	seen, flagged, debts := map[monopoly.EventKind]int{}, map[monopoly.EventKind]int{}, map[monopoly.Reason]int{}
 	seed := uint64(0)
 	for vi, v := range variants {
 		r := monopolytest.Rules(t, v.yaml+"\nmax_rounds: 300")
@@ -98,6 +98,9 @@ func TestInvariants(t *testing.T) {
 				}
 				for k, n := range c.flagged {
 					flagged[k] += n
+				}
+				for k, n := range c.debts {
+					debts[k] += n
 				}
 			})
 		}
@@ -134,6 +137,10 @@ func TestInvariants(t *testing.T) {
 	if flagged[monopoly.EvTradeProposed] == 0 || flagged[monopoly.EvTradeRejected] == 0 {
 		t.Errorf("%d counter-offers and %d sealed deals whose limits did not meet: the games miss the deal protocols",
 			flagged[monopoly.EvTradeProposed], flagged[monopoly.EvTradeRejected])
+	}
+	if debts[monopoly.ReasonPurchase] == 0 || debts[monopoly.ReasonAuction] == 0 {
+		t.Errorf("%d purchases and %d winning bids raised for (raise_to_buy): the games miss buying on what a player could raise",
+			debts[monopoly.ReasonPurchase], debts[monopoly.ReasonAuction])
 	}
 	if rents == 0 {
 		t.Errorf("no rent checked against the tables")

@@ -16,9 +16,11 @@ const (
 	ReasonTransferFee
 	ReasonJackpot
 	ReasonBankruptcy
+	ReasonPurchase // the price of a property bought on landing (raise_to_buy)
+	ReasonAuction  // a winning bid (raise_to_buy)
 )
 
-var reasonNames = names[Reason]{"Reason", []string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot", "bankruptcy"}}
+var reasonNames = names[Reason]{"Reason", []string{"", "rent", "tax", "card", "repairs", "jail_fine", "transfer_fee", "jackpot", "bankruptcy", "purchase", "auction"}}
 
 func (r Reason) String() string { return reasonNames.of(r) }
 
@@ -91,6 +93,14 @@ func (g *Game) runPay(t *task) bool {
 	}
 	tt := *t
 	g.pop()
+	switch tt.reason {
+	case ReasonPurchase:
+		g.buy(from, int(tt.sq))
+		return true
+	case ReasonAuction:
+		g.winAuction(from, int(tt.sq), amt)
+		return true
+	}
 	if tt.to == each {
 		for k := int8(1); k < g.n; k++ {
 			j := (from + k) % g.n

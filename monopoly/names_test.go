@@ -35,7 +35,7 @@ var enumerations = []named{
 		v := monopoly.EventKind(i)
 		return v, new(monopoly.EventKind), v
 	}},
-	{"Reason", int(monopoly.ReasonBankruptcy) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
+	{"Reason", int(monopoly.ReasonAuction) + 1, func(i int) (encoding.TextMarshaler, encoding.TextUnmarshaler, fmt.Stringer) {
 		v := monopoly.Reason(i)
 		return v, new(monopoly.Reason), v
 	}},

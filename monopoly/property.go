@@ -34,10 +34,10 @@ func (g *Game) runAuction(t *task) bool {
 	for {
 		in := ^a.Out & (1<<g.n - 1)
 		if a.Bidder >= 0 && in == 1<<a.Bidder {
+			// The bid is a debt to the bank: short of it (raise_to_buy),
+			// the winner raises it as any other.
 			g.pop()
-			g.transfer(a.Bidder, Bank, int(a.High))
-			g.setOwner(int(a.Square), a.Bidder)
-			g.emit(Event{Kind: EvAuctionWon, Player: a.Bidder, Square: a.Square, Amount: a.High})
+			g.push(task{kind: taskPay, player: a.Bidder, to: Bank, sq: a.Square, reason: ReasonAuction, amount: a.High})
 			return true
 		}
 		if in == 0 {
@@ -50,7 +50,7 @@ func (g *Game) runAuction(t *task) bool {
 			seat = (seat + 1) % g.n
 		}
 		a.Next = seat
-		if g.p[seat].Cash <= a.High {
+		if int64(g.Funds(int(seat))) <= a.High {
 			a.Out |= 1 << seat
 			a.Next = (seat + 1) % g.n
 			g.emit(Event{Kind: EvDropOut, Player: seat, Square: a.Square})
@@ -59,6 +59,32 @@ func (g *Game) runAuction(t *task) bool {
 		g.pk, g.pp = DecisionBid, seat
 		return false
 	}
+}
+
+// winAuction gives sq to p for its winning bid.
+func (g *Game) winAuction(p int8, sq, bid int) {
+	g.transfer(p, Bank, bid)
+	g.setOwner(sq, p)
+	g.emit(Event{Kind: EvAuctionWon, Player: p, Square: int8(sq), Amount: int64(bid)})
+}
+
+// buy gives sq to p for its price.
+func (g *Game) buy(p int8, sq int) {
+	price := g.rules.Squares[sq].Price
+	g.transfer(p, Bank, price)
+	g.setOwner(sq, p)
+	g.emit(Event{Kind: EvBuy, Player: p, Square: int8(sq), Amount: int64(price)})
+}
+
+// Funds returns the most player p may pay for a purchase or bid: its
+// cash, or under raise_to_buy what it could raise (Monopyly lets a buyer
+// sell and mortgage before the money is taken; the rules reference, 7.4,
+// sends a property the buyer cannot afford to auction).
+func (g *Game) Funds(p int) int {
+	if g.rules.RaiseToBuy {
+		return g.LiquidationValue(p)
+	}
+	return int(g.p[p].Cash)
 }
 
 // canBuild checks the building rules of 7.5 for one more building on sq

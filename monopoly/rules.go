@@ -142,6 +142,7 @@ type Rules struct {
 	JailFine                 int
 	JailTurns                int
 	Auctions                 bool
+	RaiseToBuy               bool // a buyer short of cash may raise it (8.14's means) to pay for a purchase or a winning bid
 	FreeParkingJackpot       bool
 	IncomeTax                IncomeTaxMode
 	MortgagedGroupDoubleRent bool
@@ -182,6 +183,7 @@ type rulesConfig struct {
 	JailFine                 int                  `yaml:"jail_fine" json:"jail_fine"`
 	JailTurns                int                  `yaml:"jail_turns" json:"jail_turns"`
 	Auctions                 bool                 `yaml:"auctions" json:"auctions"`
+	RaiseToBuy               bool                 `yaml:"raise_to_buy" json:"raise_to_buy"`
 	FreeParkingJackpot       bool                 `yaml:"free_parking_jackpot" json:"free_parking_jackpot"`
 	IncomeTax                string               `yaml:"income_tax" json:"income_tax"`
 	MortgagedGroupDoubleRent bool                 `yaml:"mortgaged_group_double_rent" json:"mortgaged_group_double_rent"`

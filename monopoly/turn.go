@@ -98,7 +98,7 @@ func (g *Game) runTask(t *task) bool {
 	case taskPay:
 		return g.runPay(t)
 	case taskBuy:
-		if int(g.p[t.player].Cash) < g.rules.Squares[t.sq].Price {
+		if g.Funds(int(t.player)) < g.rules.Squares[t.sq].Price {
 			// Nothing to decide: it cannot be bought (7.4).
 			sq, pl := int(t.sq), t.player
 			g.pop()

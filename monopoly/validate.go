@@ -208,8 +208,11 @@ func (g *Game) validTasks() *stateError {
 			return invalid(f, "player %d", t.player)
 		case t.kind == taskPay && !(g.seat(t.to) || t.to == Bank || t.to == Jackpot || t.to == each):
 			return invalid(f, "creditor %d", t.to)
-		case t.kind == taskPay && t.amount < 0, t.reason > ReasonBankruptcy:
+		case t.kind == taskPay && t.amount < 0, t.reason > ReasonAuction:
 			return invalid(f, "amount or reason")
+		case t.kind == taskPay && (t.reason == ReasonPurchase || t.reason == ReasonAuction) &&
+			(t.to != Bank || !g.rules.Squares[t.sq].Ownable() || g.owner[t.sq] >= 0):
+			return invalid(f, "a purchase of square %d, not the bank's", t.sq)
 		case t.kind == taskMovement && t.amount != movementBus && t.amount != movementTriples:
 			return invalid(f, "movement %d", t.amount)
 		case (t.kind == taskBuy || t.kind == taskAuction || t.kind == taskMortgagedTransfer || t.kind == taskDiceRent) &&

@@ -134,6 +134,9 @@ func (v View) NetWorth(p int) int { return v.g.NetWorth(p) }
 // LiquidationValue returns what p could raise on top of its cash.
 func (v View) LiquidationValue(p int) int { return v.g.LiquidationValue(p) }
 
+// Funds returns the most player p may pay for a purchase or bid (Game.Funds).
+func (v View) Funds(p int) int { return v.g.Funds(p) }
+
 // Check reports whether an action would be legal now, without applying it.
 func (v View) Check(a Action) error { return v.g.Check(a) }
 

@@ -22,7 +22,7 @@ var presets = []struct{ Name, Label, YAML string }{
 	{"standard", "Standard (the rules reference)", ""},
 	{"speed-die", "Speed die (standard edition)", "speed_die: true\n"},
 	{"sealed", "Sealed deals (Monopyly's deal-making)", "deal_protocol: sealed\n"},
-	{"monopyly", "Monopyly's: sealed deals, 500 rounds", "deal_protocol: sealed\nmax_rounds: 500\nnet_worth: resale\n"},
+	{"monopyly", "Monopyly's: sealed deals, 500 rounds", "deal_protocol: sealed\nraise_to_buy: true\nmax_rounds: 500\nnet_worth: resale\n"},
 	{"counters", "Counter-offers (MonopolyBench)", "counter_offers: true\n"},
 	{"jackpot", "Free Parking jackpot, lesser income tax", "free_parking_jackpot: true\nincome_tax: lesser\n"},
 	{"uk", "UK: no double rent beside a mortgage", "mortgaged_group_double_rent: false\n"},

@@ -184,7 +184,13 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		a.Kind = monopoly.ActDecline
 		left := v.Cash(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
 		switch {
-		case v.Cash(me) < d.Amount: // worth it or not, the price is paid in cash
+		case v.Cash(me) < d.Amount:
+			// Short of the price (raise_to_buy), it mortgages only for a
+			// street that completes its group or blocks another's.
+			if funds := v.Funds(me) - d.Amount; Completes(v, me, d.Square) && funds >= 0 ||
+				Strategic(v, me, d.Square) && funds >= b.P.CompleteReserve {
+				a.Kind = monopoly.ActBuy
+			}
 		case Completes(v, me, d.Square) && left >= 0:
 			a.Kind = monopoly.ActBuy
 		case left >= max(b.P.CashReserve, Pending(v, me)) || left >= b.P.CompleteReserve && Strategic(v, me, d.Square):
@@ -216,7 +222,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			return c
 		}
 	case monopoly.DecisionRaiseCash:
-		return b.raiseCash(v, me)
+		return b.raiseCash(v, me, d.Square)
 	case monopoly.DecisionMortgagedTransfer:
 		a.Kind = monopoly.ActKeepMortgaged
 		if v.Cash(me)-d.Amount-v.Rules().Squares[d.Square].Mortgage >= b.P.CashReserve {
@@ -267,9 +273,11 @@ func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
 	value = max(value, price+stake)
 	keep := b.P.CompleteReserve
 	if !Strategic(v, me, sq) {
-		keep = max(keep, Pending(v, me))
+		return min(int(value), v.Cash(me)-max(keep, Pending(v, me)))
 	}
-	return min(int(value), v.Cash(me)-keep)
+	// Under raise_to_buy it may bid what mortgaging would raise for a
+	// street that completes or blocks a group.
+	return min(int(value), v.Funds(me)-keep)
 }
 
 // table is the worth table of r, kept from its last decision under r.
@@ -371,19 +379,25 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 // raiseCash mortgages properties outside complete groups first, then
 // sells buildings (evenly, from the cheapest group), then mortgages the
 // rest: the groups that earn most are the last to go. It mortgages the
-// smallest loan first, and goes bankrupt only when nothing is left.
-func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
+// smallest loan first, and goes bankrupt only when nothing is left. at is
+// where the debt arose: paying for a street it buys (raise_to_buy), the
+// rest of that street's group goes last too.
+func (b *Baseline) raiseCash(v monopoly.View, me, at int) monopoly.Action {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
 	b.groups.update(r, owned)
+	keep := b.groups.streets
+	if at >= 0 && v.Owner(at) < 0 && r.Squares[at].Kind == monopoly.KindStreet {
+		keep |= r.GroupMask(at) // buying a street (raise_to_buy): its group's streets go last
+	}
 	unmortgaged := owned &^ v.MortgagedMask()
-	if sq := SmallestMortgage(v, unmortgaged&^b.groups.streets); sq >= 0 {
+	if sq := SmallestMortgage(v, unmortgaged&^keep); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	if sell, _ := CheapestSale(v, owned); sell >= 0 {
 		return monopoly.Action{Kind: monopoly.ActSellBuilding, Player: me, Arg: sell}
 	}
-	if sq := SmallestMortgage(v, unmortgaged&b.groups.streets); sq >= 0 {
+	if sq := SmallestMortgage(v, unmortgaged&keep); sq >= 0 {
 		return monopoly.Action{Kind: monopoly.ActMortgage, Player: me, Arg: sq}
 	}
 	return monopoly.Action{Kind: monopoly.ActDeclareBankruptcy, Player: me}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"testing"
 
@@ -593,5 +594,50 @@ func TestBaselinePendingStreet(t *testing.T) {
 	free := redPosition(t, 600)
 	if limit := bots.NewBaseline(p).BidLimit(free.View(0), 0, atlantic); limit <= 600-400 {
 		t.Errorf("with no street pending, bids only up to $%d for Atlantic Avenue with $600", limit)
+	}
+}
+
+// Under raise_to_buy the baseline mortgages to buy a street that
+// completes or blocks a group, keeping that group's streets unmortgaged,
+// and buys no other street beyond its cash; its bids for such a street
+// reach what it could raise.
+func TestBaselineRaiseToBuy(t *testing.T) {
+	r := monopolytest.Rules(t, "raise_to_buy: true")
+	sq := func(name string) int { return monopolytest.Square(t, r, name) }
+	connecticut, oriental, vermont, reading := sq("Connecticut Avenue"), sq("Oriental Avenue"), sq("Vermont Avenue"), sq("Reading Railroad")
+	own := func(name string, p int) monopolytest.Owned { return monopolytest.Owned{Name: name, Owner: p} }
+	for _, c := range []struct {
+		name      string
+		props     []monopolytest.Owned
+		buys      bool  // Connecticut Avenue, on landing or at auction
+		mortgaged []int // after the turn
+	}{
+		{"completes its light blues", []monopolytest.Owned{own("Oriental Avenue", 0), own("Vermont Avenue", 0), own("Reading Railroad", 0)}, true, []int{reading}},
+		{"blocks seat 1's light blues", []monopolytest.Owned{own("Oriental Avenue", 1), own("Vermont Avenue", 1), own("Reading Railroad", 0), own("Boardwalk", 0)}, true, []int{reading}},
+		{"neither", []monopolytest.Owned{own("Oriental Avenue", 0), own("Reading Railroad", 0), own("Boardwalk", 0)}, false, nil},
+	} {
+		g := monopolytest.Position(t, r, 0, []int{50, 100}, c.props...)
+		g.ScriptDice([][2]int{{4, 5}}) // to Connecticut Avenue, $120
+		b := []*bots.Baseline{bots.NewBaseline(bots.BaselineParams()), bots.NewBaseline(bots.BaselineParams())}
+		for g.Current() == 0 && !(g.Pending().Kind == monopoly.DecisionManage && g.Phase() == monopoly.PhaseAfterRoll) {
+			d := g.Pending()
+			if err := g.Apply(b[d.Player].Decide(g.View(d.Player), d)); err != nil {
+				t.Fatalf("%s: %s: %v", c.name, d.Kind, err)
+			}
+		}
+		if got := g.Owner(connecticut); (got == 0) != c.buys {
+			t.Errorf("%s: Connecticut Avenue's owner is %d; seat 0 buys it: %v", c.name, got, c.buys)
+		}
+		for _, s := range []int{reading, oriental, vermont} {
+			if want := slices.Contains(c.mortgaged, s); g.Mortgaged(s) != want {
+				t.Errorf("%s: %s mortgaged %v, want %v", c.name, r.Squares[s].Name, g.Mortgaged(s), want)
+			}
+		}
+	}
+	// At auction: a street that completes its group, with $50 and $150 of
+	// mortgages to raise, it bids beyond its cash.
+	g := monopolytest.Position(t, r, 0, []int{50, 100}, own("Oriental Avenue", 0), own("Vermont Avenue", 0), own("Reading Railroad", 0))
+	if limit := bots.NewBaseline(bots.BaselineParams()).BidLimit(g.View(0), 0, connecticut); limit <= 50 {
+		t.Errorf("bids only up to $%d for the street completing its group, with $250 it could raise", limit)
 	}
 }

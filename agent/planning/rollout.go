@@ -59,10 +59,11 @@ func (r *roller) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action {
 	return r.Baseline.Decide(v, d)
 }
 
-// bidUpTo raises the high bid by a tenth of the price, never beyond limit,
-// or drops out when the high bid has reached it.
+// bidUpTo raises the high bid by a tenth of the price, never beyond limit
+// nor what it can pay (Funds), or drops out when the high bid has reached
+// it.
 func bidUpTo(v monopoly.View, d monopoly.Decision, limit int) monopoly.Action {
-	limit = min(limit, v.Cash(d.Player))
+	limit = min(limit, v.Funds(d.Player))
 	if d.Amount >= limit {
 		return monopoly.Action{Kind: monopoly.ActDropOut, Player: d.Player}
 	}

@@ -16,10 +16,13 @@ with gopoly's game. The host speaks gopoly's bot protocol (via
 gopoly_bot) on stdin and stdout and turns Monopyly's calls into gopoly's
 decisions:
 
-- buy: landed_on_unowned_property; bid: property_offered_for_auction,
-  asked once per auction and played as a proxy bid in gopoly's ascending
+- buy: landed_on_unowned_property (under raise_to_buy, a price above the
+  cash is announced by money_will_be_taken, and sell_houses and
+  mortgage_properties name what raises it; if that falls short, the
+  property goes to auction); bid: property_offered_for_auction, asked
+  once per auction and played as a proxy bid in gopoly's ascending
   auction (the winner pays about the second-highest bid, as Monopyly's
-  sealed second-price auction has it);
+  sealed second-price auction has it, and raises it as a debt);
 - manage before the roll: propose_deal (three times a turn, while
   proposals are left), unmortgage_properties, build_houses (built a
   house at a time, evenly), then the roll. As in Monopyly, what the
@@ -171,7 +174,7 @@ class Host(gopoly_bot.Bot):
         self.ai = ai
         self.name = "monopyly:" + self.safe_name()
         self.started = False
-        self.raised = self.refused = 0  # this game's exceptions and refused answers
+        self.raised = self.refusals = 0  # this game's exceptions and refused answers
 
     def safe_name(self):
         try:
@@ -208,7 +211,7 @@ class Host(gopoly_bot.Bot):
 
     def refuse(self, message):
         """An answer of the AI the rules refuse."""
-        self.refused += 1
+        self.refusals += 1
         self.error(message)
 
     # --- the game ---------------------------------------------------------
@@ -229,7 +232,7 @@ class Host(gopoly_bot.Bot):
         self.state, self.me = self.m.state, self.m.me
         self.turn_key = self.debt_key = self.auction_key = None
         self.last_limit = 0
-        self.raised = self.refused = 0
+        self.raised = self.refusals = 0
         self.started, self.turn_told, self.m_current = True, False, 0
         self.call("start_of_game")
 
@@ -318,9 +321,9 @@ class Host(gopoly_bot.Bot):
     def end(self, msg):
         if self.started:
             self.events(msg.get("events") or [])
-            if self.raised or self.refused:
+            if self.raised or self.refusals:
                 sys.stderr.write("monopyly host: game %s: the AI raised %d exceptions; the rules refused %d of its answers\n"
-                                 % (msg.get("game"), self.raised, self.refused))
+                                 % (msg.get("game"), self.raised, self.refusals))
         self.started = False
 
     # --- decisions ------------------------------------------------------
@@ -382,6 +385,20 @@ class Host(gopoly_bot.Bot):
             # Monopyly takes the price and, the player short of it,
             # gives it back: the property goes to auction, no error.
             return {"kind": "decline"}
+        if sq.price > self.me.state.cash:
+            # raise_to_buy: as Monopyly, the player is told the money will
+            # be taken and may sell and mortgage; if what it names does not
+            # cover the price, the purchase is given up and the property
+            # goes to auction (without the sales and mortgages, which
+            # Monopyly would have made).
+            self.call("money_will_be_taken", self.me, sq.price)
+            acts = self.raising()
+            if self.me.state.cash + sum(self.raised_by(a) for a in acts) < sq.price:
+                return {"kind": "decline"}
+            # The raise_cash decision that follows, a debt to the bank
+            # (counterparty -1), carries them out.
+            self.debt_key = (d.state["turn"], d.decision["square"], sq.price, -1)
+            self.debt_plan = self.carry_out(acts)
         return {"kind": "buy"}
 
     def on_bid(self, d):
@@ -476,12 +493,28 @@ class Host(gopoly_bot.Bot):
     def raise_cash(self):
         """sell_houses, then (once the sales are made) mortgage_properties."""
         yield from self.carry_out(self.spread("sell_building", self.call("sell_houses", self.state, self.me, default=[])))
+        yield from self.carry_out(self.mortgages(set()))
+
+    def mortgages(self, sold):
+        """mortgage_properties as actions. Monopyly passes over what cannot
+        be mortgaged: someone else's property, one mortgaged already, a
+        street with houses (other than those of the streets in sold, whose
+        houses are to be sold first)."""
         props = self.call("mortgage_properties", self.state, self.me, default=[]) or []
-        # Monopyly passes over what cannot be mortgaged: someone else's
-        # property, one mortgaged already, a street with houses.
-        squares = [i for i in self.indexes(props, "mortgage_properties") if self.mine(i)
-                   and not self.m.square(i).is_mortgaged and not getattr(self.m.square(i), "number_of_houses", 0)]
-        yield from self.carry_out([{"kind": "mortgage", "square": i} for i in squares])
+        return [{"kind": "mortgage", "square": i} for i in self.indexes(props, "mortgage_properties")
+                if self.mine(i) and not self.m.square(i).is_mortgaged
+                and (i in sold or not getattr(self.m.square(i), "number_of_houses", 0))]
+
+    def raising(self):
+        """sell_houses and mortgage_properties asked at once, before any is
+        made: what a purchase would raise."""
+        sales = self.spread("sell_building", self.call("sell_houses", self.state, self.me, default=[]))
+        return sales + self.mortgages({a["square"] for a in sales})
+
+    def raised_by(self, act):
+        """The cash an action of raising brings."""
+        sq = self.m.square(act["square"])
+        return sq.house_price // 2 if act["kind"] == "sell_building" else sq.mortgage_value
 
     def carry_out(self, acts):
         """Each action in turn while the rules take it; one they refuse
