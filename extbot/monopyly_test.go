@@ -480,3 +480,22 @@ func TestMonopylyRaiseToBuy(t *testing.T) {
 		})
 	}
 }
+
+// An answer gopoly refuses is told to the host, which goes on playing:
+// the host once kept a count under the name of the protocol's refusal
+// handler (gopoly_bot.Bot.refused), so the first refusal crashed it and
+// retired the AI.
+func TestMonopylyHostSurvivesRefusal(t *testing.T) {
+	script := `import sys
+sys.path[:0] = ["../sdk/python/monopyly_host", "../sdk/python"]
+import host
+class AI:
+    def get_name(self):
+        return "ai"
+h = host.Host(AI())
+h.refused({"type": "refusal", "refusal": {"code": "bid_too_low"}})
+print("served")`
+	if out := runPython(t, nil, "-c", script); strings.TrimSpace(string(out)) != "served" {
+		t.Errorf("the host after a refusal: %q", out)
+	}
+}
