@@ -56,7 +56,8 @@ func play(t testing.TB, r *monopoly.Rules, seed uint64, s agent.ParamSpec, names
 // Games of the new bots end, and every answer is legal (arena.Play fails
 // on an illegal one), under the default rules and variants that change
 // what a player may do: no auctions, no trades, the Free Parking pot,
-// scarce buildings, a timed game, sealed deals, counter-offers; two to
+// scarce buildings, a timed game, sealed deals, counter-offers, buying
+// beyond the cash; two to
 // six players, against the other bots, the personalities included.
 func TestGamesEndLegally(t *testing.T) {
 	variants := []struct{ name, rules string }{
@@ -68,6 +69,7 @@ func TestGamesEndLegally(t *testing.T) {
 		{"timed", "max_rounds: 20"},
 		{"sealed deals", "deal_protocol: sealed"},
 		{"counter-offers", "counter_offers: 5\ntrades_per_turn: 1"},
+		{"Monopyly's purchases", "raise_to_buy: true\ndeal_protocol: sealed\nnet_worth: resale"},
 	}
 	seats := [][]string{
 		{"planning", "baseline", "adaptive", "cautious"},
