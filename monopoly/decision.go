@@ -85,6 +85,15 @@ func (g *Game) Counterparty() int {
 	return -1
 }
 
+// DebtReason returns why the debt of a pending raise_cash decision is
+// owed (rent, a tax, a purchase ...); ReasonNone for other decisions.
+func (g *Game) DebtReason() Reason {
+	if g.pk != DecisionRaiseCash {
+		return ReasonNone
+	}
+	return g.tasks[g.nt-1].reason
+}
+
 // Decider returns the seat the pending decision waits for, or -1 when
 // none does (the game is over or waits for scripted dice). It is Pending's
 // Player without building the decision.

@@ -134,6 +134,9 @@ func (v View) NetWorth(p int) int { return v.g.NetWorth(p) }
 // LiquidationValue returns what p could raise on top of its cash.
 func (v View) LiquidationValue(p int) int { return v.g.LiquidationValue(p) }
 
+// DebtReason returns why a pending raise_cash debt is owed (Game.DebtReason).
+func (v View) DebtReason() Reason { return v.g.DebtReason() }
+
 // Funds returns the most player p may pay for a purchase or bid (Game.Funds).
 func (v View) Funds(p int) int { return v.g.Funds(p) }
 

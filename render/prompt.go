@@ -55,6 +55,12 @@ func decision(d wire.Decision, names []string, jailed bool) string {
 		}
 		return s + " Accept or reject?"
 	case monopoly.DecisionRaiseCash:
+		switch d.Reason {
+		case monopoly.ReasonPurchase:
+			return fmt.Sprintf("You are buying %s for $%d, more than your cash: raise the rest by selling buildings, mortgaging or trading.", d.SquareName, d.Amount)
+		case monopoly.ReasonAuction:
+			return fmt.Sprintf("You won %s at auction for $%d, more than your cash: raise the rest by selling buildings, mortgaging or trading.", d.SquareName, d.Amount)
+		}
 		return fmt.Sprintf("You owe %s $%d and cannot pay in cash: sell buildings, mortgage, trade, or declare bankruptcy.", name(d.Counterparty), d.Amount)
 	case monopoly.DecisionMortgagedTransfer:
 		return fmt.Sprintf("You received %s mortgaged: pay the $%d fee and keep it mortgaged, or lift the mortgage now.", d.SquareName, d.Amount)

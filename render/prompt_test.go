@@ -46,6 +46,9 @@ func TestDecisionText(t *testing.T) {
 			}
 		case monopoly.DecisionRaiseCash:
 			want = []string{fmt.Sprintf("$%d", d.Amount), "bankruptcy"}
+			if d.Reason == monopoly.ReasonPurchase {
+				want = []string{fmt.Sprintf("buying %s for $%d", d.SquareName, d.Amount)}
+			}
 		case monopoly.DecisionTradeResponse:
 			want = append([]string{names[d.Counterparty]}, d.Offer.Give.SquareNames...)
 			want = append(want, d.Offer.Get.SquareNames...)

@@ -132,6 +132,7 @@ func (d *Decision) AppendJSON(b []byte) []byte {
 	o.str("phase", d.Phase.String())
 	o.bool("rolls_again", d.RollsAgain)
 	o.int("counterparty", d.Counterparty)
+	o.str("reason", d.Reason.String())
 	if d.Offer != nil {
 		o.key("offer")
 		o.b = d.Offer.appendJSON(o.b)

@@ -30,6 +30,9 @@ type Decision struct {
 	// raise_cash: the creditor (a seat, -1 the bank, -2 the Free Parking
 	// pot); trade_response: the proposer. -1 otherwise.
 	Counterparty int `json:"counterparty"`
+	// Reason: raise_cash: why the debt is owed (rent, tax, card,
+	// repairs, jail_fine, transfer_fee, purchase, auction); "" otherwise.
+	Reason monopoly.Reason `json:"reason"`
 	// Offer: trade_response: the offer to answer, as this viewer may see
 	// it (under sealed deals only the proposer sees the cash limit).
 	Offer *Offer `json:"offer,omitempty"`
@@ -59,6 +62,7 @@ func NewDecision(v monopoly.View) Decision {
 	}
 	out.RollsAgain = v.RollsAgain()
 	out.Counterparty = v.Counterparty()
+	out.Reason = v.DebtReason()
 	switch d.Kind {
 	case monopoly.DecisionTradeResponse:
 		o := newOffer(r, v.PendingOffer(), v.Me(), true)

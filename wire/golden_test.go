@@ -46,6 +46,9 @@ func TestGoldenDecisions(t *testing.T) {
 		{"bid", variants[0], pending(monopoly.DecisionBid, 0, func(v monopoly.View, o wire.Options) bool { return v.Pending().Amount > 0 })},
 		{"trade_response", variants[0], pending(monopoly.DecisionTradeResponse, 0, nil)},
 		{"raise_cash", variants[0], pending(monopoly.DecisionRaiseCash, 0, func(v monopoly.View, o wire.Options) bool { return o.Trade != nil })},
+		{"raise_cash_purchase", variants[5], pending(monopoly.DecisionRaiseCash, 0, func(v monopoly.View, o wire.Options) bool {
+			return v.DebtReason() == monopoly.ReasonPurchase
+		})},
 		{"mortgaged_transfer", variants[0], pending(monopoly.DecisionMortgagedTransfer, 0, nil)},
 		{"movement_bus", variants[4], pending(monopoly.DecisionMovement, 0, func(v monopoly.View, o wire.Options) bool { return v.Pending().Amount > 0 })},
 		{"movement_triples", variants[4], pending(monopoly.DecisionMovement, 0, func(v monopoly.View, o wire.Options) bool { return v.Pending().Amount == 0 })},

@@ -119,7 +119,7 @@ func NewOptionsWithout(v monopoly.View, without OptionsParts) Options {
 	}
 	switch d.Kind {
 	case monopoly.DecisionBid:
-		lo, hi := d.Amount+1, v.Cash(me)
+		lo, hi := d.Amount+1, v.Funds(me)
 		if legal(v, monopoly.Action{Kind: monopoly.ActBid, Player: me, Arg: lo}) &&
 			legal(v, monopoly.Action{Kind: monopoly.ActBid, Player: me, Arg: hi}) {
 			o.Bid = &Range{lo, hi}

@@ -18,7 +18,8 @@ type Variant struct {
 	YAML string
 }
 
-// Variants cover both deal protocols, counter-offers, the jackpot and a
+// Variants cover both deal protocols, counter-offers, the jackpot, the
+// speed die, buying beyond the cash (raise_to_buy) and a
 // round limit (so that random games end and game_over at the limit
 // shows).
 var Variants = []Variant{
@@ -27,6 +28,7 @@ var Variants = []Variant{
 	{"counters", "counter_offers: 3\nmax_rounds: 150"},
 	{"jackpot", "free_parking_jackpot: true\nincome_tax: lesser\nmax_rounds: 60"},
 	{"speed_die", "speed_die: true\nmax_rounds: 150"},
+	{"raise_to_buy", "raise_to_buy: true\nmax_rounds: 150"},
 }
 
 // RulesOf returns the rules of v.
