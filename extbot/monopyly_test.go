@@ -428,7 +428,7 @@ func TestMonopylyOpenDealLimits(t *testing.T) {
 // Under raise_to_buy a contest AI pays for a purchase beyond its cash by
 // the mortgages it names when told the money will be taken, as Monopyly
 // asks it; naming too little gives the purchase up, and the property
-// goes to auction, as in Monopyly.
+// goes to auction, as in Monopyly. At auction it bids beyond its cash.
 func TestMonopylyRaiseToBuy(t *testing.T) {
 	python(t)
 	r := monopolytest.Rules(t, "raise_to_buy: true\ndeal_protocol: sealed")
@@ -478,6 +478,52 @@ func TestMonopylyRaiseToBuy(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// At auction a contest AI's bid goes beyond its cash, up to what it
+// could raise, and it pays by the mortgages it names.
+func TestMonopylyRaiseToBuyAuction(t *testing.T) {
+	python(t)
+	r := monopolytest.Rules(t, "raise_to_buy: true")
+	oriental, reading := monopolytest.Square(t, r, "Oriental Avenue"), monopolytest.Square(t, r, "Reading Railroad")
+	g := monopolytest.Position(t, r, 1, []int{50, 1500}, monopolytest.Owned{Name: "Reading Railroad", Owner: 0})
+	g.ScriptDice([][2]int{{2, 4}}) // seat 1 to Oriental Avenue, $100
+	ai, err := agent.New("monopyly:testdata/AIs/Mortgager#MortgagerAI", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.CloseAll([]agent.Agent{ai})
+	for step := 0; g.Owner(oriental) < 0 || g.Pending().Player == 0; step++ {
+		if step > 200 {
+			t.Fatal("the auction does not end")
+		}
+		d := g.Pending()
+		var a monopoly.Action
+		switch {
+		case d.Player == 0:
+			a = ai.Decide(g.View(0), d)
+		case d.Kind == monopoly.DecisionManage:
+			a = monopoly.Action{Kind: monopoly.ActContinue, Player: 1}
+		case d.Kind == monopoly.DecisionBuy:
+			a = monopoly.Action{Kind: monopoly.ActDecline, Player: 1}
+		case d.Kind == monopoly.DecisionBid && d.Amount < 79: // seat 1 bids up to $79
+			a = monopoly.Action{Kind: monopoly.ActBid, Player: 1, Arg: d.Amount + 1}
+		case d.Kind == monopoly.DecisionBid:
+			a = monopoly.Action{Kind: monopoly.ActDropOut, Player: 1}
+		default:
+			t.Fatalf("seat 1 asked %s", d.Kind)
+		}
+		if err := g.Apply(a); err != nil {
+			t.Fatalf("%s: %v", d.Kind, err)
+		}
+	}
+	if st := ai.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 {
+		t.Fatalf("the fallback answered")
+	}
+	if g.Owner(oriental) != 0 || !g.Mortgaged(reading) || g.Cash(0) != 150-80 {
+		t.Errorf("Oriental Avenue's owner %d, Reading Railroad mortgaged %v, cash $%d; want 0, true and $70 (won at $80 with $50 and Reading's $100)",
+			g.Owner(oriental), g.Mortgaged(reading), g.Cash(0))
 	}
 }
 
