@@ -222,7 +222,7 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 			return c
 		}
 	case monopoly.DecisionRaiseCash:
-		return b.raiseCash(v, me, d.Square)
+		return b.raiseCash(v, me)
 	case monopoly.DecisionMortgagedTransfer:
 		a.Kind = monopoly.ActKeepMortgaged
 		if v.Cash(me)-d.Amount-v.Rules().Squares[d.Square].Mortgage >= b.P.CashReserve {
@@ -379,16 +379,16 @@ func (b *Baseline) manage(v monopoly.View, d monopoly.Decision) monopoly.Action 
 // raiseCash mortgages properties outside complete groups first, then
 // sells buildings (evenly, from the cheapest group), then mortgages the
 // rest: the groups that earn most are the last to go. It mortgages the
-// smallest loan first, and goes bankrupt only when nothing is left. at is
-// where the debt arose: paying for a street it buys (raise_to_buy), the
-// rest of that street's group goes last too.
-func (b *Baseline) raiseCash(v monopoly.View, me, at int) monopoly.Action {
+// smallest loan first, and goes bankrupt only when nothing is left.
+// Paying for a street it buys (raise_to_buy), the rest of that street's
+// group goes last too.
+func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 	r := v.Rules()
 	owned := v.OwnedMask(me)
 	b.groups.update(r, owned)
 	keep := b.groups.streets
-	if at >= 0 && v.Owner(at) < 0 && r.Squares[at].Kind == monopoly.KindStreet {
-		keep |= r.GroupMask(at) // buying a street (raise_to_buy): its group's streets go last
+	if why := v.DebtReason(); why == monopoly.ReasonPurchase || why == monopoly.ReasonAuction {
+		keep |= r.GroupMask(v.Pending().Square)
 	}
 	unmortgaged := owned &^ v.MortgagedMask()
 	if sq := SmallestMortgage(v, unmortgaged&^keep); sq >= 0 {
