@@ -43,6 +43,8 @@ func TestDescribeReads(t *testing.T) {
 			"Ann pays $50 to the bank (jail fine)"},
 		{monopoly.Event{Kind: monopoly.EvDebt, Player: 0, Other: 2, Amount: 1100, Reason: monopoly.ReasonRent},
 			"Ann owes $1100 to Cat (rent) and must raise cash"},
+		{monopoly.Event{Kind: monopoly.EvDebt, Player: 0, Other: monopoly.Bank, Square: sq("Park Place"), Amount: 350, Reason: monopoly.ReasonPurchase},
+			"Ann must raise cash to pay $350 for Park Place"},
 	} {
 		if got := r.Describe(c.e, names); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.e.Kind, got, c.want)
