@@ -262,7 +262,7 @@ func (r *Rules) Describe(e Event, names []string) string {
 	case EvPropertyTransfer:
 		return fmt.Sprintf("%s passes from %s to %s", S, P, O)
 	case EvDebt:
-		if e.Reason == ReasonPurchase || e.Reason == ReasonAuction {
+		if e.Reason.Purchase() {
 			return fmt.Sprintf("%s must raise cash to pay $%d for %s", P, e.Amount, S)
 		}
 		return fmt.Sprintf("%s owes $%d to %s (%s) and must raise cash", P, e.Amount, O, reason(e.Reason))

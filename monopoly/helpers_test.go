@@ -1130,7 +1130,8 @@ func checkState(g *monopoly.Game) error {
 
 // funds is the most p may pay for a purchase or a bid: its cash, or under
 // raise_to_buy its cash with what selling every building at half its cost
-// and mortgaging every property would bring.
+// and mortgaging every property would bring. It is worked out here, not
+// asked of the engine (Game.Funds), so that the checks stay independent.
 func funds(g *monopoly.Game, p int) int {
 	r := g.Rules()
 	v := g.Cash(p)

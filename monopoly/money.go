@@ -24,6 +24,10 @@ var reasonNames = names[Reason]{"Reason", []string{"", "rent", "tax", "card", "r
 
 func (r Reason) String() string { return reasonNames.of(r) }
 
+// Purchase reports whether r is the price of a property: bought on
+// landing or won at auction.
+func (r Reason) Purchase() bool { return r == ReasonPurchase || r == ReasonAuction }
+
 func popcount(m uint64) int { return bits.OnesCount64(m) }
 
 func popLowest(m uint64) int { return bits.TrailingZeros64(m) }

@@ -208,9 +208,9 @@ func (g *Game) validTasks() *stateError {
 			return invalid(f, "player %d", t.player)
 		case t.kind == taskPay && !(g.seat(t.to) || t.to == Bank || t.to == Jackpot || t.to == each):
 			return invalid(f, "creditor %d", t.to)
-		case t.kind == taskPay && t.amount < 0, t.reason > ReasonAuction:
+		case t.kind == taskPay && t.amount < 0, int(t.reason) >= len(reasonNames.list):
 			return invalid(f, "amount or reason")
-		case t.kind == taskPay && (t.reason == ReasonPurchase || t.reason == ReasonAuction) &&
+		case t.kind == taskPay && t.reason.Purchase() &&
 			(t.to != Bank || !g.rules.Squares[t.sq].Ownable() || g.owner[t.sq] >= 0):
 			return invalid(f, "a purchase of square %d, not the bank's", t.sq)
 		case t.kind == taskMovement && t.amount != movementBus && t.amount != movementTriples:

@@ -256,7 +256,7 @@ func task(d wire.Decision, name func(int) string) string {
 	case monopoly.DecisionTradeResponse:
 		return "answer " + name(d.Counterparty) + "'s trade offer"
 	case monopoly.DecisionRaiseCash:
-		if d.Reason == monopoly.ReasonPurchase || d.Reason == monopoly.ReasonAuction {
+		if d.Reason.Purchase() {
 			return fmt.Sprintf("raise $%d to pay for %s", d.Amount, d.SquareName)
 		}
 		return fmt.Sprintf("raise $%d to pay %s", d.Amount, name(d.Counterparty))

@@ -387,7 +387,7 @@ func (b *Baseline) raiseCash(v monopoly.View, me int) monopoly.Action {
 	owned := v.OwnedMask(me)
 	b.groups.update(r, owned)
 	keep := b.groups.streets
-	if why := v.DebtReason(); why == monopoly.ReasonPurchase || why == monopoly.ReasonAuction {
+	if v.DebtReason().Purchase() {
 		keep |= r.GroupMask(v.Pending().Square)
 	}
 	unmortgaged := owned &^ v.MortgagedMask()
