@@ -182,15 +182,13 @@ func (b *Baseline) Decide(v monopoly.View, d monopoly.Decision) monopoly.Action 
 		}
 	case monopoly.DecisionBuy:
 		a.Kind = monopoly.ActDecline
-		left := v.Cash(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
+		// Its budget is what it could raise (its cash unless raise_to_buy
+		// lets a buyer mortgage to pay): under Monopyly's purchases
+		// BaldrickAI and LordMelchittAI buy every street they land on by
+		// mortgaging, and a street let go for want of cash goes to them.
+		left := v.Funds(me) - d.Amount + int(b.P.ValuationBias*float64(d.Amount))
 		switch {
-		case v.Cash(me) < d.Amount:
-			// Short of the price (raise_to_buy), it mortgages only for a
-			// street that completes its group or blocks another's.
-			if funds := v.Funds(me) - d.Amount; Completes(v, me, d.Square) && funds >= 0 ||
-				Strategic(v, me, d.Square) && funds >= b.P.CompleteReserve {
-				a.Kind = monopoly.ActBuy
-			}
+		case v.Funds(me) < d.Amount: // a positive valuation_bias must not buy beyond it
 		case Completes(v, me, d.Square) && left >= 0:
 			a.Kind = monopoly.ActBuy
 		case left >= max(b.P.CashReserve, Pending(v, me)) || left >= b.P.CompleteReserve && Strategic(v, me, d.Square):
@@ -273,10 +271,9 @@ func (b *Baseline) BidLimit(v monopoly.View, me, sq int) int {
 	value = max(value, price+stake)
 	keep := b.P.CompleteReserve
 	if !Strategic(v, me, sq) {
-		return min(int(value), v.Cash(me)-max(keep, Pending(v, me)))
+		keep = max(keep, Pending(v, me))
 	}
-	// Under raise_to_buy it may bid what mortgaging would raise for a
-	// street that completes or blocks a group.
+	// Under raise_to_buy it may bid what mortgaging would raise.
 	return min(int(value), v.Funds(me)-keep)
 }
 

@@ -597,10 +597,10 @@ func TestBaselinePendingStreet(t *testing.T) {
 	}
 }
 
-// Under raise_to_buy the baseline mortgages to buy a street that
-// completes or blocks a group, keeping that group's streets unmortgaged,
-// and buys no other street beyond its cash; its bids for such a street
-// reach what it could raise.
+// Under raise_to_buy the baseline counts what it could raise as its
+// budget: it mortgages to buy a street, keeping the streets of the
+// bought one's group unmortgaged, and buys any street that leaves its
+// reserve on that count; its bids reach what it could raise.
 func TestBaselineRaiseToBuy(t *testing.T) {
 	r := monopolytest.Rules(t, "raise_to_buy: true")
 	sq := func(name string) int { return monopolytest.Square(t, r, name) }
@@ -614,7 +614,8 @@ func TestBaselineRaiseToBuy(t *testing.T) {
 	}{
 		{"completes its light blues", []monopolytest.Owned{own("Oriental Avenue", 0), own("Vermont Avenue", 0), own("Reading Railroad", 0)}, true, []int{reading}},
 		{"blocks seat 1's light blues", []monopolytest.Owned{own("Oriental Avenue", 1), own("Vermont Avenue", 1), own("Reading Railroad", 0), own("Boardwalk", 0)}, true, []int{reading}},
-		{"neither", []monopolytest.Owned{own("Oriental Avenue", 0), own("Reading Railroad", 0), own("Boardwalk", 0)}, false, nil},
+		{"neither", []monopolytest.Owned{own("Oriental Avenue", 0), own("Reading Railroad", 0)}, true, []int{reading}},
+		{"neither, leaving less than its reserve", []monopolytest.Owned{own("Oriental Avenue", 0), own("Mediterranean Avenue", 0), own("Vermont Avenue", 1)}, false, nil},
 	} {
 		g := monopolytest.Position(t, r, 0, []int{50, 100}, c.props...)
 		g.ScriptDice([][2]int{{4, 5}}) // to Connecticut Avenue, $120
