@@ -576,24 +576,13 @@ func (g *Game) Active() int {
 	return n
 }
 
-// NetWorth is the worth that decides a timed game (7.10): cash,
-// unmortgaged properties at their price, mortgaged ones at their mortgage
-// value, and buildings at their cost (a hotel counting as five
-// buildings); or, under `net_worth: resale`, LiquidationValue.
+// NetWorth is the worth that decides a timed game (7.10): cash and what
+// Rules.Counted counts each property at.
 func (g *Game) NetWorth(p int) int {
-	if g.rules.NetWorth == NetWorthResale {
-		return g.LiquidationValue(p)
-	}
 	w := int(g.p[p].Cash)
 	for m := g.owned[p]; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		s := &g.rules.Squares[sq]
-		if g.Mortgaged(sq) {
-			w += s.Mortgage
-		} else {
-			w += s.Price
-		}
-		w += int(g.houses[sq]) * g.rules.HouseCost(sq)
+		w += g.rules.Counted(sq, g.Mortgaged(sq), int(g.houses[sq]))
 	}
 	return w
 }

@@ -431,6 +431,28 @@ func (r *Rules) HouseCost(sq int) int {
 	return r.Groups[s.Group].HouseCost
 }
 
+// Counted is what property sq, mortgaged or not and with buildings on it
+// (a hotel counting as five), adds to its holder's net worth at the end
+// of a timed game (7.10): its printed price (a mortgaged one its mortgage
+// value) and the buildings at their cost; or, under `net_worth: resale`,
+// what selling the buildings and mortgaging it would raise (8.15), so
+// that a mortgaged property counts nothing and a building half its cost.
+func (r *Rules) Counted(sq int, mortgaged bool, buildings int) int {
+	s := &r.Squares[sq]
+	if r.NetWorth == NetWorthResale {
+		w := buildings * r.BuildingSalePrice(sq)
+		if !mortgaged {
+			w += s.Mortgage
+		}
+		return w
+	}
+	w := s.Price
+	if mortgaged {
+		w = s.Mortgage
+	}
+	return w + buildings*r.HouseCost(sq)
+}
+
 // BuildingSalePrice is what the bank pays for one building on street sq:
 // half its cost, rounded down (7.6). A hotel counts as five buildings, so
 // that selling it and then its houses one by one fetches the same.

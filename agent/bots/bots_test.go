@@ -642,3 +642,33 @@ func TestBaselineRaiseToBuy(t *testing.T) {
 		t.Errorf("bids only up to $%d for the street completing its group, with $250 it could raise", limit)
 	}
 }
+
+// Near the round limit a property is worth what the limit's count makes
+// of it: under Monopyly's count (resale) a street counts half its price,
+// and the baseline sells a lone street for less than its price that it
+// would not sell in a game without a limit, nor under the printed count
+// (which counts it at its price).
+func TestBaselineSellsToTheCount(t *testing.T) {
+	for _, c := range []struct {
+		rules string
+		sells bool
+	}{
+		{"deal_protocol: sealed\nnet_worth: resale", false},
+		{"deal_protocol: sealed\nnet_worth: resale\nmax_rounds: 500", false},
+		{"deal_protocol: sealed\nnet_worth: resale\nmax_rounds: 3", true},
+		{"deal_protocol: sealed\nmax_rounds: 3", false},
+	} {
+		r := monopolytest.Rules(t, c.rules)
+		kentucky := monopolytest.Square(t, r, "Kentucky Avenue")
+		price := r.Squares[kentucky].Price
+		g := monopolytest.Position(t, r, 0, []int{1500, 1500, 1500},
+			monopolytest.Owned{Name: "Kentucky Avenue", Owner: 0}, monopolytest.Owned{Name: "Baltic Avenue", Owner: 1})
+		offer := price * 3 / 4
+		a, _ := answer(t, g, monopoly.TradeOffer{To: 0, GetSquares: 1 << kentucky, GiveCash: 1})
+		sells := a.Kind == monopoly.ActAcceptTrade && a.Arg <= offer
+		if sells != c.sells {
+			t.Errorf("%q: answered %s with limit $%d to an offer of $%d for Kentucky Avenue ($%d); sells: %v, want %v",
+				c.rules, a.Kind, a.Arg, offer, price, sells, c.sells)
+		}
+	}
+}

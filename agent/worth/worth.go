@@ -115,7 +115,8 @@ func Monopoly(r *monopoly.Rules, gi int) float64 { return Of(r).monopoly[gi] }
 // Developed is what owning street group gi whole is worth to a holder
 // with prospect pr: the rent it earns over pr.Turns opponent turns with
 // as many houses as pr.Budget buys (up to DevLevel a street), less the
-// houses, and never less than the group's printed prices. With the cash
+// houses, and never less than the group's printed prices (a share of
+// them over fewer turns than the Horizon). With the cash
 // for every house and Horizon turns it is the Monopoly worth. Counted
 // over the rest of a long game, it is far more: where nobody trades, the
 // first group built may earn for hundreds of rounds, and selling the
@@ -132,7 +133,10 @@ func (t *Table) Developed(gi int, pr Prospect) float64 {
 	if most == len(rent)-1 && pr.Turns == Horizon {
 		return t.monopoly[gi] // by definition, and to the last bit
 	}
-	best := t.prices[gi]
+	// The printed prices stand for a group whose rent does not repay its
+	// houses; over fewer turns than the Horizon (near the round limit)
+	// that too earns less.
+	best := t.prices[gi] * min(1, pr.Turns/Horizon)
 	for h := 0; h <= most; h++ {
 		best = max(best, pr.Turns*rent[h]-float64(h)*hc)
 	}
@@ -340,6 +344,22 @@ const IncomeRounds = 100
 // IncomeTurns is the number of opponent turns over which player p counts
 // unbuilt rent in v: OpponentTurns over IncomeRounds.
 func IncomeTurns(v monopoly.View, p int) float64 { return OpponentTurns(v, p, IncomeRounds) }
+
+// EndWeight is how much of the gap between a property's price and what
+// the round limit's count makes of it (monopoly.Rules.Counted) its holder
+// still counts in v: all of it without a limit or IncomeRounds rounds or
+// more from it, falling to none at the limit, where only the count
+// decides. Under Monopyly's count (resale) a street counts half its price
+// there: the contest AIs offer up to one and a half times the price for a
+// street to the last round, and a seller counting it at its price refused
+// what, counted, gains it half the price and costs the buyer as much.
+func EndWeight(v monopoly.View) float64 {
+	lim := v.Rules().MaxRounds
+	if lim <= 0 {
+		return 1
+	}
+	return min(1, float64(max(0, lim-v.Round()))/IncomeRounds)
+}
 
 // OpponentTurns is the number of turns player p's live opponents play in
 // the next rounds rounds of v, or in the rounds the rules' round limit
