@@ -25,12 +25,12 @@ var perft = []struct {
 	events    int
 	digest    string
 }{
-	{"default", 4, 1, "baseline", 1102, 2325, "cdfe9e47adf6639431a3fee91f239bec91985f0c81c9ce7124558fe596f529ee"},
-	{"default", 4, 2, "baseline", 872, 1903, "cfcd5b89fc1b8bf05eb0ce6f238b3bca04ef5deb3210bcb6f06fc9144f35cbce"},
+	{"default", 4, 1, "baseline", 1099, 2323, "d48b85f0b1d433a8d30605250890fb962a1ceed96f28adb61fda40bdc53304e7"},
+	{"default", 4, 2, "baseline", 872, 1903, "0d4c93473061693ba188240172768ecce5ad43287d4e11c274f70e1544256e4a"},
 	{"default", 2, 3, "baseline", 510, 1033, "42b0002ce96872caf5b72e9a6d2e6e9cbc6729b39b6ca6a243b22d4c6ad7fd58"},
 	{"sealed", 4, 4, "baseline", 876, 1950, "499d43592aa4d4a7a9bbe9a92a7dcbc8b8fcfb727329d77b0bcb518df9d8e020"},
-	{"counters", 3, 5, "baseline", 684, 1299, "f206f0a33ce07fd9cbf4dffa61bbf9cdb9b3cde2845baf9f9b3a1e25c1d03316"},
-	{"jackpot", 4, 6, "baseline", 645, 1475, "ee4446d52b12c2e6247718e758006173f16c51347974b4dd93a4607741599bb3"},
+	{"counters", 3, 5, "baseline", 684, 1299, "a505c60a7b08a9ad052d2dc5b87547631948d6bbe9b402164aabea4ce7007ffa"},
+	{"jackpot", 4, 6, "baseline", 668, 1496, "4470c92da579d2b454f9393917a9cb15c1d3e3f8ea76866b93269f145e0fca52"},
 	{"default", 3, 1, "random", 735, 1282, "3e341550b457d12f1a940dff5994886d0887bee47336a2ec6a17b126c3fe0492"},
 	{"sealed", 4, 2, "random", 2611, 4826, "ceb645d61e31a7c97634066e4d03fcd2f2f3f27ae38709caaf5182260babd626"},
 	{"counters", 2, 3, "random", 814, 1440, "5fa6d2eab7011a364920646f4e3b56fd5d0f6174da24098c7709dcaa79be1b39"},
