@@ -604,10 +604,7 @@ func (g *Game) LiquidationValue(p int) int {
 	v := int(g.p[p].Cash)
 	for m := g.owned[p]; m != 0; m &= m - 1 {
 		sq := bits.TrailingZeros64(m)
-		v += int(g.houses[sq]) * g.rules.BuildingSalePrice(sq)
-		if !g.Mortgaged(sq) {
-			v += g.rules.Squares[sq].Mortgage
-		}
+		v += g.rules.raisable(sq, g.Mortgaged(sq), int(g.houses[sq]))
 	}
 	return v
 }

@@ -438,19 +438,24 @@ func (r *Rules) HouseCost(sq int) int {
 // what selling the buildings and mortgaging it would raise (8.15), so
 // that a mortgaged property counts nothing and a building half its cost.
 func (r *Rules) Counted(sq int, mortgaged bool, buildings int) int {
-	s := &r.Squares[sq]
 	if r.NetWorth == NetWorthResale {
-		w := buildings * r.BuildingSalePrice(sq)
-		if !mortgaged {
-			w += s.Mortgage
-		}
-		return w
+		return r.raisable(sq, mortgaged, buildings)
 	}
-	w := s.Price
+	w := r.Squares[sq].Price
 	if mortgaged {
-		w = s.Mortgage
+		w = r.Squares[sq].Mortgage
 	}
 	return w + buildings*r.HouseCost(sq)
+}
+
+// raisable is what selling the buildings on sq and mortgaging it raises
+// (8.15): the property's share of Game.LiquidationValue.
+func (r *Rules) raisable(sq int, mortgaged bool, buildings int) int {
+	w := buildings * r.BuildingSalePrice(sq)
+	if !mortgaged {
+		w += r.Squares[sq].Mortgage
+	}
+	return w
 }
 
 // BuildingSalePrice is what the bank pays for one building on street sq:

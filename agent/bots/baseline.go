@@ -652,11 +652,12 @@ func (b *Baseline) assetGain(v monopoly.View, me int, o monopoly.TradeOffer) flo
 	gain := 0.0
 	end := worth.EndWeight(v)
 	worthOf := func(sq int) float64 {
+		mortgaged := v.Mortgaged(sq)
 		full := float64(r.Squares[sq].Price) * prop
-		if v.Mortgaged(sq) {
+		if mortgaged {
 			full = float64(r.Squares[sq].Price-r.UnmortgageCost(sq)-r.TransferFee(sq)) * prop
 		}
-		counted := float64(r.Counted(sq, v.Mortgaged(sq), 0))
+		counted := float64(r.Counted(sq, mortgaged, 0))
 		return counted + end*(full-counted)
 	}
 	for m := in; m != 0; m &= m - 1 {
@@ -771,7 +772,7 @@ func Unowned(v monopoly.View) int {
 // of cash now may not be when it builds, and so what it asks and offers
 // rises with the player's own cash alone, which its trade memo keys.
 func (b *Baseline) prospect(v monopoly.View, p int, valuer bool) worth.Prospect {
-	pr := worth.Prospect{Budget: math.Inf(1), Turns: min(worth.Horizon, worth.OpponentTurns(v, p, worth.Horizon))}
+	pr := worth.Prospect{Budget: math.Inf(1), Turns: worth.HorizonTurns(v, p)}
 	rounds := b.groupRounds()
 	if p != v.Me() {
 		rounds = b.rivalRounds()

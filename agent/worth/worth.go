@@ -345,6 +345,13 @@ const IncomeRounds = 100
 // unbuilt rent in v: OpponentTurns over IncomeRounds.
 func IncomeTurns(v monopoly.View, p int) float64 { return OpponentTurns(v, p, IncomeRounds) }
 
+// HorizonTurns is the opponent turns over which player p counts a
+// developed group's rent in v: the Horizon, or the turns its live
+// opponents have left before the round limit when fewer.
+func HorizonTurns(v monopoly.View, p int) float64 {
+	return min(Horizon, OpponentTurns(v, p, Horizon))
+}
+
 // EndWeight is how much of the gap between a property's price and what
 // the round limit's count makes of it (monopoly.Rules.Counted) its holder
 // still counts in v: all of it without a limit or IncomeRounds rounds or
