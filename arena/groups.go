@@ -40,6 +40,11 @@ type groupWatch struct {
 	whole  [monopoly.MaxPlayers]uint64 // per seat: the groups it holds whole, as a bit set of group indexes
 	before monopoly.DecisionKind       // the decision the next action answers
 	offer  monopoly.TradeOffer         // the offer it answers, when that is a trade's
+	// A purchase paid by raising cash (raise_to_buy) completes with the
+	// buyer's last raise_cash answer: origin is the decision before the
+	// raising began, raiser the seat raising.
+	origin monopoly.DecisionKind
+	raiser int
 	out    []GroupCompletion
 }
 
@@ -62,7 +67,11 @@ func (w *groupWatch) Observe(g *monopoly.Game) {
 		}
 		for m := now &^ w.whole[p]; m != 0; m &= m - 1 {
 			c := GroupCompletion{Group: r.Groups[bits.TrailingZeros64(m)].Name, Seat: p, Round: g.Round(), How: ByBankruptcy, Partner: -1}
-			switch w.before {
+			answered := w.before
+			if answered == monopoly.DecisionRaiseCash && p == w.raiser {
+				answered = w.origin // its own purchase; a bankrupt's goes to another
+			}
+			switch answered {
 			case monopoly.DecisionBuy:
 				c.How = ByLanding
 			case monopoly.DecisionBid:
@@ -78,7 +87,13 @@ func (w *groupWatch) Observe(g *monopoly.Game) {
 		w.whole[p] = now
 	}
 	w.begun = true
-	w.before = g.Pending().Kind
+	d := g.Pending()
+	if d.Kind == monopoly.DecisionRaiseCash {
+		w.raiser = d.Player
+	} else {
+		w.origin = d.Kind
+	}
+	w.before = d.Kind
 	if w.before == monopoly.DecisionTradeResponse {
 		w.offer = g.PendingOffer()
 	}

@@ -17,7 +17,8 @@ import (
 // The watcher reads the decisions pending; the check reads the events.
 func TestGroupCompletionsFollowEvents(t *testing.T) {
 	kinds := map[string]int{}
-	for _, r := range []*monopoly.Rules{monopoly.DefaultRules(), monopolytest.Rules(t, "deal_protocol: sealed\nmax_rounds: 500")} {
+	for _, r := range []*monopoly.Rules{monopoly.DefaultRules(), monopolytest.Rules(t, "deal_protocol: sealed\nmax_rounds: 500"),
+		monopolytest.Rules(t, "deal_protocol: sealed\nraise_to_buy: true\nmax_rounds: 500")} {
 		for _, bots := range [][]string{{"baseline", "exploiter", "baseline", "random"}, {"baseline", "cautious", "exploiter"}} {
 			for seed := range uint64(12) {
 				var w groupWatch

@@ -18,9 +18,16 @@ func (c cashState) Cash(int) int     { return int(c) }
 func (c cashState) Position(int) int { return 0 }
 func (c cashState) InJail(int) bool  { return false }
 
+// raiseState is a table under raise_to_buy where every player has the
+// same cash and could raise $900 by mortgaging.
+type raiseState struct{ cashState }
+
+func (raiseState) Funds(int) int { return 900 }
+
 // When the rules decide for a player (no purchase it cannot pay for, no
 // bid above its cash), the log says why in one sentence; a choice stays
-// told as it was.
+// told as it was, also by a player short of cash who could mortgage to
+// pay (raise_to_buy).
 func TestPlayLogExplainsAutomaticOutcomes(t *testing.T) {
 	r := monopoly.DefaultRules()
 	var out bytes.Buffer
@@ -42,10 +49,12 @@ func TestPlayLogExplainsAutomaticOutcomes(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, out.String())
 		}
 	}
-	out.Reset()
-	l.events(cashState(900), evs, make([]int, len(evs)))
-	if got := out.String(); strings.Contains(got, "can't") || !strings.Contains(got, "Ann does not buy B&O Railroad") || !strings.Contains(got, "Ann drops out of the auction\n") {
-		t.Errorf("a player who could pay chose; the log says\n%s", got)
+	for _, g := range []tableState{cashState(900), raiseState{157}} {
+		out.Reset()
+		l.events(g, evs, make([]int, len(evs)))
+		if got := out.String(); strings.Contains(got, "can't") || !strings.Contains(got, "Ann does not buy B&O Railroad") || !strings.Contains(got, "Ann drops out of the auction\n") {
+			t.Errorf("a player who could pay (cash $%d, funds $%d) chose; the log says\n%s", g.Cash(0), funds(g, 0), got)
+		}
 	}
 }
 

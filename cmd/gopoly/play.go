@@ -440,6 +440,16 @@ type tableState interface {
 	InJail(p int) bool
 }
 
+// funds is what p may pay for a purchase or a bid in g: under
+// raise_to_buy what it could raise, where g knows it (the game, a seat's
+// view; a wire snapshot does not), else its cash.
+func funds(g tableState, p int) int {
+	if f, ok := g.(interface{ Funds(p int) int }); ok {
+		return f.Funds(p)
+	}
+	return g.Cash(p)
+}
+
 // newTextPlayLog writes the log's header: names and labels are by seat.
 func newTextPlayLog(w io.Writer, rules *monopoly.Rules, names, labels []string, seed uint64, color bool) *textPlayLog {
 	l := &textPlayLog{w: w, rules: rules, labels: labels, color: color}
@@ -582,15 +592,17 @@ func (l *textPlayLog) event(g tableState, e monopoly.Event, round int) {
 		l.line(l.sentence(e))
 	case monopoly.EvDecline:
 		// The rules decline for a player short of the price (7.4), and
-		// drop a bidder who cannot top the high bid (8.3): say why.
+		// drop a bidder who cannot top the high bid (8.3): say why. Under
+		// raise_to_buy a player short of cash may still mortgage to pay,
+		// and chose.
 		sq := &l.rules.Squares[e.Square]
-		if cash := g.Cash(int(e.Player)); cash < sq.Price {
+		if cash := g.Cash(int(e.Player)); funds(g, int(e.Player)) < sq.Price {
 			l.line(render.CannotBuy(l.names[e.Player], sq.Name, sq.Price, cash))
 			break
 		}
 		l.line(l.sentence(e))
 	case monopoly.EvDropOut:
-		if cash := g.Cash(int(e.Player)); cash <= l.high {
+		if cash := g.Cash(int(e.Player)); funds(g, int(e.Player)) <= l.high {
 			l.line(render.CannotBid(l.names[e.Player], l.high, cash))
 			break
 		}
