@@ -742,8 +742,14 @@ func Completes(v monopoly.View, p, sq int) bool {
 // Strategic reports whether sq completes a group for p or for any other
 // player (buying it blocks them).
 func Strategic(v monopoly.View, p, sq int) bool {
+	return Completes(v, p, sq) || Blocks(v, p, sq)
+}
+
+// Blocks reports whether sq, not held by another live player, would
+// complete that player's group: p holding it keeps the group from them.
+func Blocks(v monopoly.View, p, sq int) bool {
 	for q := range v.Players() {
-		if !v.Bankrupt(q) && (q == p || v.Owner(sq) != q) && Completes(v, q, sq) {
+		if q != p && !v.Bankrupt(q) && v.Owner(sq) != q && Completes(v, q, sq) {
 			return true
 		}
 	}

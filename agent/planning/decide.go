@@ -70,7 +70,7 @@ func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Acti
 	if v.Cash(me)-d.Amount >= pl.P.CashReserve {
 		cs = alternative(cs, act(monopoly.ActBuy, me, 0))
 	}
-	if pl.gambits() || cs[0].acts[0].Kind != monopoly.ActBuy {
+	if pl.gambits() && !bots.Blocks(v, me, d.Square) || cs[0].acts[0].Kind != monopoly.ActBuy {
 		cs = alternative(cs, act(monopoly.ActDecline, me, 0))
 	}
 	return pl.choose(v, cs)
@@ -87,7 +87,12 @@ func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Acti
 const GambitRefusals = 1
 
 // gambits reports whether the planner still weighs declining a street
-// its baseline would buy and bidding under the baseline's limit.
+// its baseline would buy and bidding under the baseline's limit. It never
+// does for a street that would complete a rival's group (bots.Blocks):
+// let go, it goes to auction, where the rival bids what the whole group
+// is worth to it (the contest AIs $700-1,150 for a dark blue, mortgaging
+// to pay), and a planner that declined Park Place in round 5 with $974
+// in hand, to buy it cheaper at auction, saw Boardwalk's holder win it.
 func (pl *Planner) gambits() bool { return !pl.base.NoSaleAfter(GambitRefusals) }
 
 // decideBid chooses, once per auction, the most it will bid: the
@@ -100,10 +105,11 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		price := v.Rules().Squares[d.Square].Price
 		room := v.Cash(me) - pl.P.CashReserve
 		cs := pl.cands[:0]
+		gambit := pl.gambits() && !bots.Blocks(v, me, d.Square)
 		for i, l := range [...]int{max(0, pl.base.BidLimit(v, me, d.Square)), 0, price / 2, price, price * 3 / 2, price * 2} {
 			switch {
 			case i == 0:
-			case l < cs[0].limit && !pl.gambits():
+			case l < cs[0].limit && !gambit:
 				continue
 			case l == 0: // dropping out, unless the default does
 				if cs[0].limit <= d.Amount {

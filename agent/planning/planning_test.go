@@ -260,7 +260,6 @@ func TestStrength(t *testing.T) {
 // mildly by the neutral valuation (monopolytest.Judge).
 func TestNoLopsidedGiftsInPlay(t *testing.T) {
 	var j monopolytest.Judge
-	planners := 0
 	for _, doc := range []string{"max_rounds: 300", "max_rounds: 300\ndeal_protocol: sealed", "max_rounds: 300\ncounter_offers: 5"} {
 		r := monopolytest.Rules(t, doc)
 		for i := range 20 {
@@ -281,11 +280,10 @@ func TestNoLopsidedGiftsInPlay(t *testing.T) {
 			for !g.Over() {
 				d := g.Pending()
 				a := agents[d.Player].Decide(g.View(d.Player), d)
-				name := names[(d.Player+i)%4]
-				before := j
-				j.Check(t, g, a, fmt.Sprintf("%s (%q), game %d", name, doc, i))
-				if j != before && (name == "planning" || name == "adaptive") {
-					planners++
+				// The baseline's and the cautious player's trades are
+				// judged in their own package's test.
+				if name := names[(d.Player+i)%4]; name == "planning" || name == "adaptive" {
+					j.Check(t, g, a, fmt.Sprintf("%s (%q), game %d", name, doc, i))
 				}
 				if err := g.Apply(a); err != nil {
 					t.Fatal(err)
@@ -293,8 +291,8 @@ func TestNoLopsidedGiftsInPlay(t *testing.T) {
 			}
 		}
 	}
-	if planners < 200 || j.Accepted < 100 {
-		t.Fatalf("%d trades by planners, %d acceptances in all: too few to judge", planners, j.Accepted)
+	if j.Proposed < 200 || j.Accepted < 50 {
+		t.Fatalf("%d proposals and counter-offers, %d acceptances by planners: too few to judge", j.Proposed, j.Accepted)
 	}
-	t.Logf("%d trades judged (%d by planners), %d acceptances", j.Proposed+j.Accepted, planners, j.Accepted)
+	t.Logf("%d trades by planners judged, %d of them acceptances", j.Proposed+j.Accepted, j.Accepted)
 }

@@ -163,10 +163,11 @@ func TestAdaptivePlansWhatMatters(t *testing.T) {
 		{"a street nobody needs, with cash", 1500, nil, 200, false, monopoly.ActBuy},
 		{"a street nobody needs, cash tight: cautious declines", 450, nil, 500, false, monopoly.ActDecline},
 		{"the same, not tight: the baseline buys", 450, nil, 0, false, monopoly.ActBuy},
-		// Rollouts decide these (buying or winning the auction that
+		// Rollouts decide this (buying or winning the auction that
 		// follows are close): any answer.
 		{"the last red of its group", 1500, map[string]int{"Kentucky Avenue": 0, "Indiana Avenue": 0}, 200, true, monopoly.ActNone},
-		{"the last red of an opponent's group", 1500, map[string]int{"Kentucky Avenue": 1, "Indiana Avenue": 1}, 200, true, monopoly.ActNone},
+		// No gambit on a rival's last street: nothing to weigh.
+		{"the last red of an opponent's group", 1500, map[string]int{"Kentucky Avenue": 1, "Indiana Avenue": 1}, 200, false, monopoly.ActBuy},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -347,6 +348,53 @@ func TestPlannerDropsGambits(t *testing.T) {
 		}
 		if limit := pl.base.BidLimit(g.View(0), 0, d.Square); !c.planned && pl.bidLimit != limit {
 			t.Errorf("%s: bids up to $%d, want the baseline's $%d", c.name, pl.bidLimit, limit)
+		}
+	}
+}
+
+// No gambit on a street that would complete a rival's group: with
+// Boardwalk's holder at the table the planner that lets an unclaimed Park
+// Place go to auction (TestPlannerDropsGambits) buys it, and bids at
+// least the baseline's limit for it. Under Monopyly's rules (the rival
+// may mortgage to pay) and under the standard ones alike.
+func TestPlannerNeverGambitsABlock(t *testing.T) {
+	for _, doc := range []string{"", "raise_to_buy: true\nmax_rounds: 500\nnet_worth: resale"} {
+		r := monopolytest.Rules(t, doc)
+		g := setupWith(t, r, [4]int{1500, 1500, 1500, 1500}, map[string]int{"Boardwalk": 1}, square(t, "Pacific Avenue"), 0)
+		g.ScriptDice([][2]int{{2, 4}})
+		if err := g.Apply(act(monopoly.ActContinue, 0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		d := g.Pending()
+		if d.Kind != monopoly.DecisionBuy || d.Square != square(t, "Park Place") {
+			t.Fatalf("pending %+v", d)
+		}
+		p := PlanningParams()
+		p.Rollouts = 256
+		for _, pl := range []*Planner{NewPlanner(p, 1), NewAdaptive(AdaptiveParams(), 1)} {
+			if !pl.gambits() {
+				t.Fatal("the planner starts without its gambits: the position no longer tests what it says")
+			}
+			if a := pl.Decide(g.View(0), d); a.Kind != monopoly.ActBuy {
+				t.Errorf("%q: answered %s to Park Place with Boardwalk held by a rival, want %s", doc, a.Kind, monopoly.ActBuy)
+			}
+		}
+		a := g.Clone()
+		if err := a.Apply(act(monopoly.ActDecline, 0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		for d := a.Pending(); d.Kind == monopoly.DecisionBid && d.Player != 0; d = a.Pending() {
+			if err := a.Apply(monopoly.Action{Kind: monopoly.ActDropOut, Player: d.Player}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d = a.Pending(); d.Kind != monopoly.DecisionBid {
+			t.Fatalf("pending %+v", d)
+		}
+		pl := NewPlanner(p, 1)
+		pl.Decide(a.View(0), d)
+		if limit := pl.base.BidLimit(a.View(0), 0, d.Square); pl.bidLimit < limit {
+			t.Errorf("%q: bids up to $%d for Park Place with Boardwalk held by a rival, under the baseline's $%d", doc, pl.bidLimit, limit)
 		}
 	}
 }
