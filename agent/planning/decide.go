@@ -93,6 +93,9 @@ const GambitRefusals = 1
 // is worth to it (the contest AIs $700-1,150 for a dark blue, mortgaging
 // to pay), and a planner that declined Park Place in round 5 with $974
 // in hand, to buy it cheaper at auction, saw Boardwalk's holder win it.
+// Among players who sell the gamble paid a little (against three
+// baselines the planner wins 69.8% of 1,000 games without it, 71.1%
+// with it); among players who never sell it gave the game away.
 func (pl *Planner) gambits() bool { return !pl.base.NoSaleAfter(GambitRefusals) }
 
 // decideBid chooses, once per auction, the most it will bid: the
