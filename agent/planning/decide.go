@@ -70,7 +70,7 @@ func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Acti
 	if v.Cash(me)-d.Amount >= pl.P.CashReserve {
 		cs = alternative(cs, act(monopoly.ActBuy, me, 0))
 	}
-	if pl.gambits() && !bots.Blocks(v, me, d.Square) || cs[0].acts[0].Kind != monopoly.ActBuy {
+	if pl.gambits(v, me, d.Square) || cs[0].acts[0].Kind != monopoly.ActBuy {
 		cs = alternative(cs, act(monopoly.ActDecline, me, 0))
 	}
 	return pl.choose(v, cs)
@@ -86,9 +86,9 @@ func (pl *Planner) decideBuy(v monopoly.View, d monopoly.Decision) monopoly.Acti
 // proposals is taken is the earliest sign.
 const GambitRefusals = 1
 
-// gambits reports whether the planner still weighs declining a street
-// its baseline would buy and bidding under the baseline's limit. It never
-// does for a street that would complete a rival's group (bots.Blocks):
+// gambits reports whether the planner still weighs declining sq, a
+// street its baseline would buy, and bidding under the baseline's limit
+// for it. It never does for a street that would complete a rival's group (bots.Blocks):
 // let go, it goes to auction, where the rival bids what the whole group
 // is worth to it (the contest AIs $700-1,150 for a dark blue, mortgaging
 // to pay), and a planner that declined Park Place in round 5 with $974
@@ -96,7 +96,9 @@ const GambitRefusals = 1
 // Among players who sell the gamble paid a little (against three
 // baselines the planner wins 69.8% of 1,000 games without it, 71.1%
 // with it); among players who never sell it gave the game away.
-func (pl *Planner) gambits() bool { return !pl.base.NoSaleAfter(GambitRefusals) }
+func (pl *Planner) gambits(v monopoly.View, me, sq int) bool {
+	return !bots.Blocks(v, me, sq) && !pl.base.NoSaleAfter(GambitRefusals)
+}
 
 // decideBid chooses, once per auction, the most it will bid: the
 // baseline's limit or another multiple of the price; later calls in the
@@ -108,7 +110,7 @@ func (pl *Planner) decideBid(v monopoly.View, d monopoly.Decision) monopoly.Acti
 		price := v.Rules().Squares[d.Square].Price
 		room := v.Cash(me) - pl.P.CashReserve
 		cs := pl.cands[:0]
-		gambit := pl.gambits() && !bots.Blocks(v, me, d.Square)
+		gambit := pl.gambits(v, me, d.Square)
 		for i, l := range [...]int{max(0, pl.base.BidLimit(v, me, d.Square)), 0, price / 2, price, price * 3 / 2, price * 2} {
 			switch {
 			case i == 0:

@@ -372,7 +372,7 @@ func TestPlannerNeverGambitsABlock(t *testing.T) {
 		p := PlanningParams()
 		p.Rollouts = 256
 		for _, pl := range []*Planner{NewPlanner(p, 1), NewAdaptive(AdaptiveParams(), 1)} {
-			if !pl.gambits() {
+			if !pl.gambits(g.View(0), 0, square(t, "Boardwalk")) {
 				t.Fatal("the planner starts without its gambits: the position no longer tests what it says")
 			}
 			if a := pl.Decide(g.View(0), d); a.Kind != monopoly.ActBuy {
