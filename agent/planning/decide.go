@@ -88,14 +88,15 @@ const GambitRefusals = 1
 
 // gambits reports whether the planner still weighs declining sq, a
 // street its baseline would buy, and bidding under the baseline's limit
-// for it. It never does for a street that would complete a rival's group (bots.Blocks):
-// let go, it goes to auction, where the rival bids what the whole group
-// is worth to it (the contest AIs $700-1,150 for a dark blue, mortgaging
-// to pay), and a planner that declined Park Place in round 5 with $974
-// in hand, to buy it cheaper at auction, saw Boardwalk's holder win it.
-// Among players who sell the gamble paid a little (against three
-// baselines the planner wins 69.8% of 1,000 games without it, 71.1%
-// with it); among players who never sell it gave the game away.
+// for it. It never does for a street that would complete a rival's group
+// (bots.Blocks): let go, it goes to auction, where the rival bids what
+// the whole group is worth to it (the contest AIs $700-1,150 for a dark
+// blue, mortgaging to pay), and a planner that declined Park Place in
+// round 5 with $974 in hand, to buy it cheaper at auction, saw
+// Boardwalk's holder win it. Among players who sell the gamble paid a
+// little (against three baselines the planner wins 69.8% of 1,000 games
+// without it, 71.1% with it); among players who never sell it gave the
+// game away.
 func (pl *Planner) gambits(v monopoly.View, me, sq int) bool {
 	return !bots.Blocks(v, me, sq) && !pl.base.NoSaleAfter(GambitRefusals)
 }
