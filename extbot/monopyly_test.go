@@ -393,6 +393,54 @@ func TestMonopylySeeded(t *testing.T) {
 	}
 }
 
+// Contest AIs from the checkout replay too. BaldrickAI proposes to buy
+// random.choice(list(victim.state.properties)), a set of Monopyly's
+// squares; until the host numbered them they hashed by address, and such
+// a set's order changed from one process to the next. From seed 8 the
+// game took 41 rounds in one run and 42 in the next (each game's seats
+// are new processes; it failed in each of four runs of three pairs).
+func TestMonopylyContestAIsReplay(t *testing.T) {
+	root := peerMonopyly(t)
+	python(t)
+	r := monopolytest.Rules(t, "{}")
+	bots := []string{"baseline"}
+	for _, ai := range []string{"Simon Cornell#BaldrickAI", "Simon Cornell#LordMelchittAI", "Dekun Yang"} {
+		bots = append(bots, "monopyly:decision=30s "+filepath.Join(root, "AIs", ai))
+	}
+	game := func(seed uint64) []byte {
+		t.Helper()
+		var agents []agent.Agent
+		defer func() { agent.CloseAll(agents) }()
+		for i, b := range bots {
+			a, err := agent.New(b, i, agent.SeatSeed(seed, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			agents = append(agents, a)
+		}
+		g := monopoly.New(r, len(agents), seed)
+		d := agent.Driver{Agents: agents}
+		if _, _, err := d.Run(context.Background(), g); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range agents[1:] {
+			if st := a.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 || st.TotalRetirements > 0 {
+				t.Fatalf("seat %d: %d fallback answers, %d retirements", i+1, st.TotalFallbacks, st.TotalRetirements)
+			}
+		}
+		b, err := g.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for range 3 {
+		if first, again := game(8), game(8); !bytes.Equal(first, again) {
+			t.Fatal("the same seed played two different games")
+		}
+	}
+}
+
 // Under open deals a Monopyly AI is held to the limits of its answer, as
 // Monopyly holds both sides: the Trader AI accepts a proposal for its
 // property with minimum_cash_wanted three times the price, so it refuses

@@ -44,6 +44,12 @@ class Mirror(object):
         self.state.players[:] = self.players
         self.me = self.players[seat]
         self._cards = {}  # deck name: its Get Out of Jail Free cards, made as players hold them
+        sets = []
+        for sq in self.board.squares:
+            ps = getattr(sq, "property_set", None)
+            if ps is not None and all(ps is not s for s in sets):
+                sets.append(ps)
+        _stable_hashes(list(self.board.squares) + sets + self.players)
 
     def _fit(self, rules):
         """Give the board gopoly's numbers, after checking that gopoly's
@@ -178,6 +184,28 @@ class Mirror(object):
         pl = self.player(seat)
         if pl is not None:
             pl.state.turns_played += 1
+
+
+def _stable_hash(obj):
+    return obj.__dict__.get("_gopoly_hash", id(obj) >> 4)
+
+
+def _stable_hashes(objects):
+    """Number objects so that sets of them iterate in the same order in
+    every run. Monopyly's squares, sets and players hash by address, so a
+    set of them (a player's properties, its owned sets) iterated in a
+    different order from one process to the next, and an AI that picks
+    from one (BaldrickAI's random.choice(list(victim.state.properties)))
+    played a different game from the same seed. Classes that define
+    their own hash, or none, are left alone; equality stays identity."""
+    for n, obj in enumerate(objects):
+        cls = type(obj)
+        if not hasattr(obj, "__dict__"):
+            continue
+        if cls.__hash__ is object.__hash__:
+            cls.__hash__ = _stable_hash
+        if cls.__hash__ is _stable_hash:
+            obj._gopoly_hash = n
 
 
 def _tax(program, default):
