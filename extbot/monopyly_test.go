@@ -357,40 +357,48 @@ func TestMonopylyWorkDir(t *testing.T) {
 func TestMonopylySeeded(t *testing.T) {
 	python(t)
 	r := monopolytest.Rules(t, "max_rounds: 40")
-	game := func(seed, seatSeed uint64) []byte {
-		t.Helper()
-		var agents []agent.Agent
-		defer func() { agent.CloseAll(agents) }()
-		for i, b := range []string{"monopyly:testdata/AIs/Gambler", "monopyly:testdata/AIs/Gambler", "baseline"} {
-			a, err := agent.New(b, i, agent.SeatSeed(seatSeed, i))
-			if err != nil {
-				t.Fatal(err)
-			}
-			agents = append(agents, a)
-		}
-		g := monopoly.New(r, len(agents), seed)
-		d := agent.Driver{Agents: agents}
-		if _, _, err := d.Run(context.Background(), g); err != nil {
-			t.Fatal(err)
-		}
-		for i, a := range agents[:2] {
-			if st := a.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 || st.TotalRetirements > 0 {
-				t.Fatalf("seat %d: %d fallback answers, %d retirements", i, st.TotalFallbacks, st.TotalRetirements)
-			}
-		}
-		b, err := g.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	first, again, other := game(7, 7), game(7, 7), game(7, 8)
+	bots := []string{"monopyly:testdata/AIs/Gambler", "monopyly:testdata/AIs/Gambler", "baseline"}
+	first, again, other := seededGame(t, r, 7, 7, bots...), seededGame(t, r, 7, 7, bots...), seededGame(t, r, 7, 8, bots...)
 	if !bytes.Equal(first, again) {
 		t.Error("the same seeds played two different games")
 	}
 	if bytes.Equal(first, other) {
 		t.Error("other seat seeds played the same game: the AIs' random did not follow start.seed")
 	}
+}
+
+// seededGame plays bots under r from seed, each seat seeded from
+// seatSeed, and returns the game as JSON. It fails t if a program's seat
+// needed its fallback or was retired: the game would not be the
+// program's.
+func seededGame(t *testing.T, r *monopoly.Rules, seed, seatSeed uint64, bots ...string) []byte {
+	t.Helper()
+	var agents []agent.Agent
+	defer func() { agent.CloseAll(agents) }()
+	for i, b := range bots {
+		a, err := agent.New(b, i, agent.SeatSeed(seatSeed, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	g := monopoly.New(r, len(agents), seed)
+	d := agent.Driver{Agents: agents}
+	if _, _, err := d.Run(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range agents {
+		if s, ok := a.(*extbot.Seat); ok {
+			if st := s.Stats(); st.TotalFallbacks > 0 || st.TotalRetirements > 0 {
+				t.Fatalf("seat %d: %d fallback answers, %d retirements", i, st.TotalFallbacks, st.TotalRetirements)
+			}
+		}
+	}
+	b, err := g.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // Contest AIs from the checkout replay too. BaldrickAI proposes to buy
@@ -407,35 +415,8 @@ func TestMonopylyContestAIsReplay(t *testing.T) {
 	for _, ai := range []string{"Simon Cornell#BaldrickAI", "Simon Cornell#LordMelchittAI", "Dekun Yang"} {
 		bots = append(bots, "monopyly:decision=30s "+filepath.Join(root, "AIs", ai))
 	}
-	game := func(seed uint64) []byte {
-		t.Helper()
-		var agents []agent.Agent
-		defer func() { agent.CloseAll(agents) }()
-		for i, b := range bots {
-			a, err := agent.New(b, i, agent.SeatSeed(seed, i))
-			if err != nil {
-				t.Fatal(err)
-			}
-			agents = append(agents, a)
-		}
-		g := monopoly.New(r, len(agents), seed)
-		d := agent.Driver{Agents: agents}
-		if _, _, err := d.Run(context.Background(), g); err != nil {
-			t.Fatal(err)
-		}
-		for i, a := range agents[1:] {
-			if st := a.(*extbot.Seat).Stats(); st.TotalFallbacks > 0 || st.TotalRetirements > 0 {
-				t.Fatalf("seat %d: %d fallback answers, %d retirements", i+1, st.TotalFallbacks, st.TotalRetirements)
-			}
-		}
-		b, err := g.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
 	for range 3 {
-		if first, again := game(8), game(8); !bytes.Equal(first, again) {
+		if first, again := seededGame(t, r, 8, 8, bots...), seededGame(t, r, 8, 8, bots...); !bytes.Equal(first, again) {
 			t.Fatal("the same seed played two different games")
 		}
 	}

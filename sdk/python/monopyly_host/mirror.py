@@ -44,12 +44,8 @@ class Mirror(object):
         self.state.players[:] = self.players
         self.me = self.players[seat]
         self._cards = {}  # deck name: its Get Out of Jail Free cards, made as players hold them
-        sets = []
-        for sq in self.board.squares:
-            ps = getattr(sq, "property_set", None)
-            if ps is not None and all(ps is not s for s in sets):
-                sets.append(ps)
-        _stable_hashes(list(self.board.squares) + sets + self.players)
+        sets = dict((id(sq.property_set), sq.property_set) for i, sq in self.properties)  # in board order
+        _stable_hashes(list(self.board.squares) + list(sets.values()) + self.players)
 
     def _fit(self, rules):
         """Give the board gopoly's numbers, after checking that gopoly's
