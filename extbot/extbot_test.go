@@ -463,6 +463,7 @@ func TestMonopylyHost(t *testing.T) {
 type recorder struct {
 	mu    sync.Mutex
 	lines [][]byte
+	conns sync.WaitGroup // a connection's reader, done at its end
 }
 
 func (rec *recorder) serve(t *testing.T, mode string) string {
@@ -477,10 +478,12 @@ func (rec *recorder) serve(t *testing.T, mode string) string {
 			if err != nil {
 				return
 			}
+			rec.conns.Add(1)
 			go func() {
 				defer c.Close()
 				pr, pw := io.Pipe()
 				go func() {
+					defer rec.conns.Done()
 					sc := bufio.NewScanner(c)
 					sc.Buffer(nil, 16<<20)
 					for sc.Scan() {
@@ -533,6 +536,16 @@ func TestTCPAndSchema(t *testing.T) {
 		sim(t, "{max_rounds: 30, deal_protocol: sealed}", 2, "tcp:decision=2s log="+log+" "+addr, "baseline", "baseline")
 		if mode != "illegal" && strings.Contains(readLog(t, log), "the fallback answers") {
 			t.Errorf("over TCP the fallback answered:\n%s", clipLog(readLog(t, log)))
+		}
+		// The seat's last lines (retired, end) may still be on their way
+		// to the recorder when the games are over: wait for each
+		// connection the seat closed to be read to its end.
+		read := make(chan struct{})
+		go func() { rec.conns.Wait(); close(read) }()
+		select {
+		case <-read:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: a connection was still open 10 s after the games", mode)
 		}
 		rec.mu.Lock()
 		for _, l := range rec.lines {
