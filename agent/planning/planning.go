@@ -95,6 +95,9 @@ type Planner struct {
 	offer     monopoly.TradeOffer
 	proposed  bool
 	refusedAt [monopoly.MaxSquares]int
+	// Each opponent's answers to its swaps, refused and taken, by kind
+	// (noSwaps).
+	swapsRefused, swapsTaken [monopoly.MaxPlayers][4]int
 
 	cands []candidate
 	moves []monopoly.Action // a movement decision's legal moves
@@ -130,6 +133,7 @@ func (pl *Planner) Reset(seat int, seed uint64) {
 	pl.bidSq, pl.bidTurn = -1, -1
 	pl.tradeTurn, pl.proposed = -1, false
 	pl.refusedAt = [monopoly.MaxSquares]int{}
+	pl.swapsRefused, pl.swapsTaken = [monopoly.MaxPlayers][4]int{}, [monopoly.MaxPlayers][4]int{}
 	pl.stats = Stats{}
 }
 

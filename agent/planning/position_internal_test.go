@@ -1,6 +1,7 @@
 package planning
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -397,4 +398,80 @@ func TestPlannerNeverGambitsABlock(t *testing.T) {
 			t.Errorf("%q: bids up to $%d for Park Place with Boardwalk held by a rival, under the baseline's $%d", doc, pl.bidLimit, limit)
 		}
 	}
+}
+
+// A player that refuses SwapRefusals swaps of a kind (giving it a
+// colour group or not, paying cash on top or not) and takes none is
+// offered no more of that kind: a swap it would have paid on top of is
+// offered without the cash. Refusals of cash alone do not count, and one
+// swap taken brings its kind back.
+func TestPlannerStopsOfferingRefusedSwaps(t *testing.T) {
+	cash := [4]int{2500, 300, 1500, 1500}
+	held := func(ny, baltic int) map[string]int {
+		return map[string]int{
+			"St. James Place": 0, "Tennessee Avenue": 0, "Reading Railroad": 0,
+			"New York Avenue": ny, "Baltic Avenue": baltic, "Mediterranean Avenue": 1,
+		}
+	}
+	refused := setup(t, cash, held(1, 0), 0, 0)
+	accepted := setup(t, cash, held(0, 1), 0, 0) // New York Avenue for the Baltic
+	v := refused.View(0)
+	ny := uint64(1) << square(t, "New York Avenue")
+	med := uint64(1) << square(t, "Mediterranean Avenue")
+	baltic := uint64(1) << square(t, "Baltic Avenue") // completes seat 1's browns
+	reading := uint64(1) << square(t, "Reading Railroad")
+	// offers lists the planner's candidates asking seat 1 for get, by
+	// what they give: the cash seat 1 pays on top, or -1 for none.
+	offers := func(pl *Planner, get uint64) map[uint64]int64 {
+		n := map[uint64]int64{0: -1, baltic: -1, reading: -1}
+		for _, c := range pl.proposals(v, 0, nil) {
+			if c.offer.To == 1 && c.offer.GetSquares == get {
+				n[c.offer.GiveSquares] = c.offer.GetCash
+			}
+		}
+		return n
+	}
+	answer := func(pl *Planner, o monopoly.TradeOffer, after *monopoly.Game, times int) {
+		for range times {
+			pl.offer = o
+			pl.noteAnswer(after.View(0), 0)
+		}
+		pl.refusedAt = [monopoly.MaxSquares]int{} // asked again at once
+	}
+	swap := func(give, get uint64, paid int64) monopoly.TradeOffer {
+		return monopoly.TradeOffer{From: 0, To: 1, GiveSquares: give, GetSquares: get, GetCash: paid}
+	}
+	check := func(pl *Planner, when string, get uint64, want map[uint64]int64) {
+		t.Helper()
+		if got := offers(pl, get); !maps.Equal(got, want) {
+			t.Errorf("%s: cash paid on top of each offer (by the square given, -1 none) %v, want %v", when, got, want)
+		}
+	}
+	t.Run("whether it gives a group", func(t *testing.T) {
+		pl := NewPlanner(PlanningParams(), 1)
+		first := offers(pl, ny)
+		if first[0] < 0 || first[baltic] < 0 || first[reading] < 0 {
+			t.Fatalf("at first offers for New York Avenue %v, want cash alone and both swaps", first)
+		}
+		answer(pl, monopoly.TradeOffer{From: 0, To: 1, GetSquares: ny, GiveCash: 300}, refused, 2*SwapRefusals)
+		check(pl, "cash alone refused", ny, first)
+		answer(pl, swap(baltic, ny, 0), refused, SwapRefusals)
+		check(pl, "swaps giving a group refused", ny, map[uint64]int64{0: first[0], baltic: -1, reading: first[reading]})
+		answer(pl, swap(reading, ny, 0), refused, SwapRefusals)
+		check(pl, "every swap refused", ny, map[uint64]int64{0: first[0], baltic: -1, reading: -1})
+		answer(pl, swap(baltic, ny, 0), accepted, 1)
+		check(pl, "a swap giving a group taken", ny, map[uint64]int64{0: first[0], baltic: first[baltic], reading: -1})
+	})
+	t.Run("whether it pays on top", func(t *testing.T) {
+		pl := NewPlanner(PlanningParams(), 1)
+		first := offers(pl, med)
+		paid := first[reading]
+		if paid <= 0 {
+			t.Fatalf("at first offers for Mediterranean Avenue %v, want Reading Railroad and cash for it", first)
+		}
+		answer(pl, swap(reading, med, paid), refused, SwapRefusals)
+		check(pl, "swaps paid on top refused", med, map[uint64]int64{0: first[0], baltic: -1, reading: 0})
+		answer(pl, swap(reading, med, 0), refused, SwapRefusals)
+		check(pl, "the swap without the cash refused", med, map[uint64]int64{0: first[0], baltic: -1, reading: -1})
+	})
 }

@@ -21,7 +21,8 @@ import (
 //   - for each colour group, the streets it lacks from one opponent, when
 //     they complete the group for it, stop another opponent completing it,
 //     or are a step towards a group split between two owners; paid in
-//     cash, or with a property it has no use for and cash;
+//     cash, or with a property it has no use for and cash (a swap, of
+//     the kinds the target has not refused: SwapRefusals);
 //   - selling a street that completes an opponent's group, for the most
 //     that opponent pays, if that is no less than its own valuation
 //     takes (bots.Baseline.Takes): a rollout of a few rounds sees the
@@ -76,8 +77,13 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 					continue
 				}
 				o.GiveSquares = 1 << sq
-				if o, ok := pl.cheapest(v, me, o); ok {
-					cs = pl.addOffer(v, cs, me, o)
+				swap, ok := pl.cheapest(v, me, o)
+				completing := bots.Completes(v, target, sq)
+				if ok && swap.GetCash > 0 && pl.noSwaps(target, completing, true) {
+					swap.GetCash = 0 // it pays nothing on top of a swap
+				}
+				if ok && !pl.noSwaps(target, completing, swap.GetCash > 0) {
+					cs = pl.addOffer(v, cs, me, swap)
 				}
 			}
 		}
@@ -250,6 +256,22 @@ func (pl *Planner) noteAnswer(v monopoly.View, me int) {
 	o := &pl.offer
 	mine := v.OwnedMask(me)
 	accepted := mine&o.GetSquares == o.GetSquares && mine&o.GiveSquares == 0
+	if o.GetSquares != 0 && o.GiveSquares != 0 {
+		// Whether it gave the target a group: the target's holding
+		// with the squares given, taken or not, covers one.
+		completing := false
+		theirs := v.OwnedMask(int(o.To)) | o.GiveSquares
+		for m := o.GiveSquares; m != 0; m &= m - 1 {
+			gm := v.Rules().GroupMask(bits.TrailingZeros64(m))
+			completing = completing || gm != 0 && theirs&gm == gm
+		}
+		k := swapKind(completing, o.GetCash > 0)
+		if accepted {
+			pl.swapsTaken[o.To][k]++
+		} else {
+			pl.swapsRefused[o.To][k]++
+		}
+	}
 	if !accepted {
 		for m := o.GetSquares | o.GiveSquares; m != 0; m &= m - 1 {
 			pl.refusedAt[bits.TrailingZeros64(m)] = max(1, v.Turn())
@@ -259,4 +281,39 @@ func (pl *Planner) noteAnswer(v monopoly.View, me int) {
 	if pl.careful != nil {
 		pl.careful.Answered(accepted)
 	}
+}
+
+// SwapRefusals is how many swaps (properties each way) of a kind an
+// opponent refuses, taking none, before the planner offers it no more of
+// that kind. A kind is whether the swap gives the opponent a colour group
+// and whether it asks the opponent for cash on top; a swap of a kind
+// refused that asked for cash is offered without it. Its opponent model,
+// the baseline, weighs a swap like any trade, and its rollouts found
+// swaps worth proposing turn after turn to players who take none:
+// BrettAI's kin sell and buy for cash alone and reject any deal with
+// properties on both sides; James Tyas's AIs take only a deal that gives
+// them a group, and pay little on top; QueenieAI refuses every proposal.
+// Each refused swap used up the planner's one proposal of the turn.
+// Offers for cash alone are not counted: they fail on the price, which
+// changes as the game goes on.
+const SwapRefusals = 3
+
+// noSwaps reports whether opponent q has refused SwapRefusals swaps of a
+// kind (completing: giving it a group; paying: it pays cash on top) and
+// taken none.
+func (pl *Planner) noSwaps(q int, completing, paying bool) bool {
+	k := swapKind(completing, paying)
+	return pl.swapsTaken[q][k] == 0 && pl.swapsRefused[q][k] >= SwapRefusals
+}
+
+// swapKind indexes the counts of answers to swaps by kind.
+func swapKind(completing, paying bool) int {
+	k := 0
+	if completing {
+		k = 1
+	}
+	if paying {
+		k += 2
+	}
+	return k
 }
