@@ -257,13 +257,12 @@ func (pl *Planner) noteAnswer(v monopoly.View, me int) {
 	mine := v.OwnedMask(me)
 	accepted := mine&o.GetSquares == o.GetSquares && mine&o.GiveSquares == 0
 	if o.GetSquares != 0 && o.GiveSquares != 0 {
-		// Whether it gave the target a group: the target's holding
-		// with the squares given, taken or not, covers one.
+		// Whether it gave the target a colour group, as proposals
+		// tells: the target's streets with those given, taken or not,
+		// cover one.
 		completing := false
-		theirs := v.OwnedMask(int(o.To)) | o.GiveSquares
 		for m := o.GiveSquares; m != 0; m &= m - 1 {
-			gm := v.Rules().GroupMask(bits.TrailingZeros64(m))
-			completing = completing || gm != 0 && theirs&gm == gm
+			completing = completing || bots.Completes(v, int(o.To), bits.TrailingZeros64(m))
 		}
 		k := swapKind(completing, o.GetCash > 0)
 		if accepted {
