@@ -73,16 +73,17 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 			}
 			for m := owned &^ g.Mask; m != 0; m &= m - 1 {
 				sq := bits.TrailingZeros64(m)
-				if !payable(v, me, sq) {
-					continue
+				completing := bots.Completes(v, target, sq)
+				noPlain, noPaying := pl.noSwaps(target, completing, false), pl.noSwaps(target, completing, true)
+				if !payable(v, me, sq) || noPlain && noPaying {
+					continue // not priced: the opponent model's probes cost
 				}
 				o.GiveSquares = 1 << sq
 				swap, ok := pl.cheapest(v, me, o)
-				completing := bots.Completes(v, target, sq)
-				if ok && swap.GetCash > 0 && pl.noSwaps(target, completing, true) {
+				if ok && swap.GetCash > 0 && noPaying {
 					swap.GetCash = 0 // it pays nothing on top of a swap
 				}
-				if ok && !pl.noSwaps(target, completing, swap.GetCash > 0) {
+				if ok && (swap.GetCash > 0 && !noPaying || swap.GetCash == 0 && !noPlain) {
 					cs = pl.addOffer(v, cs, me, swap)
 				}
 			}
