@@ -80,10 +80,10 @@ func (pl *Planner) proposals(v monopoly.View, me int, cs []candidate) []candidat
 				}
 				o.GiveSquares = 1 << sq
 				swap, ok := pl.cheapest(v, me, o)
-				if ok && swap.GetCash > 0 && noPaying {
+				if ok && noPaying {
 					swap.GetCash = 0 // it pays nothing on top of a swap
 				}
-				if ok && (swap.GetCash > 0 && !noPaying || swap.GetCash == 0 && !noPlain) {
+				if ok && (swap.GetCash > 0 || !noPlain) {
 					cs = pl.addOffer(v, cs, me, swap)
 				}
 			}
@@ -262,8 +262,8 @@ func (pl *Planner) noteAnswer(v monopoly.View, me int) {
 		// tells: the target's streets with those given, taken or not,
 		// cover one.
 		completing := false
-		for m := o.GiveSquares; m != 0; m &= m - 1 {
-			completing = completing || bots.Completes(v, int(o.To), bits.TrailingZeros64(m))
+		for m := o.GiveSquares; m != 0 && !completing; m &= m - 1 {
+			completing = bots.Completes(v, int(o.To), bits.TrailingZeros64(m))
 		}
 		k := swapKind(completing, o.GetCash > 0)
 		if accepted {
