@@ -77,11 +77,15 @@ func TestSlurmSubmit(t *testing.T) {
 				t.Fatalf("scontrol requeue %s: %v: %s", task, err, b)
 			}
 			// A requeued task waits about two minutes unless told to
-			// start now, which it takes once it is pending again.
+			// start sooner, which it takes once it is pending again. Not
+			// at once: the requeue revoked the task's credential, and
+			// slurmd, which keeps the revocation to the second, kills a
+			// relaunch in that same second ("Job credential revoked"),
+			// and the task ends failed.
 			for i := 0; ; i++ {
 				if taskState(t, task) == "pending" {
-					if b, err := exec.Command("scontrol", "update", "JobId="+task, "StartTime=now").CombinedOutput(); err != nil {
-						t.Fatalf("scontrol update %s StartTime=now: %v: %s", task, err, b)
+					if b, err := exec.Command("scontrol", "update", "JobId="+task, "StartTime=now+2").CombinedOutput(); err != nil {
+						t.Fatalf("scontrol update %s StartTime=now+2: %v: %s", task, err, b)
 					}
 					break
 				}
