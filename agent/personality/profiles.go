@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gopoly/gopoly/agent"
+	"github.com/gopoly/gopoly/agent/worth"
 )
 
 // Profile is a personality as data: its registered name, its defaults (a
@@ -69,20 +70,22 @@ var (
 	// Professor values squares by their real landing frequencies: it buys
 	// what clears its hurdle of expected rent per opponent turn per
 	// dollar, bids up to that value, builds where the return per dollar
-	// is best, keeps $500-600 growing with the worst rent on the board,
-	// trades at fair prices (raising its offer after a refusal), and
-	// prices a rival's monopoly at the rent it would pay there.
+	// is best and keeps $200 when it builds, keeps $400-600 growing with
+	// the worst rent on the board, trades at fair prices (raising its
+	// offer after a refusal), and prices a rival's monopoly at the rent it
+	// would pay there over worth.Horizon turns, with the houses the
+	// rival's cash builds.
 	Professor = &Profile{
 		Name:  "professor",
 		Title: "The Professor",
-		Doc:   "001's Professor: buys and builds by expected rent per dollar from real landing frequencies, fair trades, $500-600 reserve",
+		Doc:   "001's Professor: buys and builds by expected rent per dollar from real landing frequencies, fair trades, $400-600 reserve",
 		Defaults: agent.Params{
-			CashReserve: 500, ReserveMax: 600, CompleteReserve: 250, BuildReserve: 400, TradeReserve: 400,
-			BidCompletes: 1.5, BidBlocks: 1.3, BidFactor: 1, BidChance: 1,
-			StretchBudget: 1, PropertyWeight: 1, LandingWeight: 1, Hurdle: 0.03, Horizon: 10,
-			JailLeaveUnowned: 8, RichFactor: 2, RetryTurns: 10,
+			CashReserve: 400, ReserveMax: 600, CompleteReserve: 50, BuildReserve: 200, TradeReserve: 70,
+			BidCompletes: 2.2, BidBlocks: 1.6, BidFactor: 1, BidChance: 1,
+			StretchBudget: 1.5, PropertyWeight: 1, LandingWeight: 1, Hurdle: 0.01, Horizon: worth.Horizon,
+			JailLeaveUnowned: 8, RichFactor: 2.5, RetryTurns: 10,
 			BuyChance: 1, BuildChance: 1,
-			TradeChance: 0.35, AskStep: 0.1,
+			TradeChance: 0.35, AcceptMargin: 0.02, AskMargin: 0.02, AskStep: 0.1,
 		},
 		style: style{buildOrder: bestYieldFirst, bidStep: 0.1, prospects: true, volume: 0.8, major: 1, chatter: 0.1},
 		lines: &professorLines,

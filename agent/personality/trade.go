@@ -43,28 +43,31 @@ func (p *Player) own(v monopoly.View) trade.Valuer {
 		val.Cash = 1 - (1-idleCash)*min(1, float64(cash-top)/float64(top))
 	}
 	if p.P.LandingWeight > 0 {
-		p.fear = rentFear{land: p.land, horizon: float64(p.P.Horizon)}
+		p.fear = rentFear{horizon: float64(p.P.Horizon)}
 		val.Fear = &p.fear
 	}
 	return val
 }
 
 // rentFear is a player with a landing model fearing a rival's monopoly
-// for the rent it would pay there over horizon turns, when that exceeds
-// its prices.
+// for the rent it would pay there over horizon turns, with as many houses
+// as the rival's cash builds once the trade is done (up to three a
+// street), when that exceeds what the group is worth: a rival that pays
+// its last dollar for the street builds nothing for a while, so a buyer
+// can still meet the price (without it, four Professors trade nothing
+// and stall), while a rich one is feared for its houses.
 type rentFear struct {
-	land    *worth.Landing
 	horizon float64
 }
 
-// Threat implements trade.Fear: the rent of three houses a street.
-func (f *rentFear) Threat(r *monopoly.Rules, mask uint64) float64 {
-	rent := 0.0
-	for m := mask; m != 0; m &= m - 1 {
-		sq := bits.TrailingZeros64(m)
-		rent += f.land.PerTurn(sq, r.Squares[sq].Rent[worth.DevLevel])
+// Threat implements trade.Fear.
+func (f *rentFear) Threat(r *monopoly.Rules, mask uint64, budget float64) float64 {
+	gi := r.Squares[bits.TrailingZeros64(mask)].Group
+	houses := worth.DevLevel * bits.OnesCount64(mask)
+	if hc := r.Groups[gi].HouseCost; hc > 0 {
+		houses = min(houses, int(max(0, budget)/float64(hc)))
 	}
-	return rent * f.horizon
+	return worth.Of(r).BuiltRent(gi, houses) * f.horizon
 }
 
 // respond answers a proposal. Open deals: accept when the gain by its own

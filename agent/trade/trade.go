@@ -29,8 +29,10 @@ type Valuer struct {
 
 // Fear prices a rival's colour group.
 type Fear interface {
-	// Threat is what a rival completing the street group mask would cost.
-	Threat(r *monopoly.Rules, mask uint64) float64
+	// Threat is what a rival completing the street group mask would cost,
+	// the rival holding budget in cash once the trade is done (what its
+	// houses are built with).
+	Threat(r *monopoly.Rules, mask uint64, budget float64) float64
 }
 
 // Neutral is the valuation a player should expect of any partner, and
@@ -73,11 +75,11 @@ func setShare(owned, mask uint64) float64 {
 
 // threat is what a rival completing group mask costs: never less than its
 // neutral worth or val's worth of the group, more if val fears it more.
-func (val Valuer) threat(tb *worth.Table, mask uint64) float64 {
+func (val Valuer) threat(tb *worth.Table, mask uint64, budget float64) float64 {
 	r := tb.Rules()
 	t := max(val.groupValue(tb, mask), Neutral.groupValue(tb, mask))
 	if val.Fear != nil && r.Squares[bits.TrailingZeros64(mask)].Kind == monopoly.KindStreet {
-		t = max(t, val.Fear.Threat(r, mask))
+		t = max(t, val.Fear.Threat(r, mask, budget))
 	}
 	return t
 }
@@ -158,7 +160,7 @@ func (val Valuer) Value(v monopoly.View, me int, o monopoly.TradeOffer) (gain, g
 			given += bonus
 		}
 		if theirs&gm != gm && theirsAfter&gm == gm {
-			t := val.threat(tb, gm)
+			t := val.threat(tb, gm, float64(v.Cash(other)-int(cashIn)+int(cashOut)))
 			gain -= t
 			given += t
 		}

@@ -103,7 +103,7 @@ func TestValuerTaste(t *testing.T) {
 
 type fear float64
 
-func (f fear) Threat(*monopoly.Rules, uint64) float64 { return float64(f) }
+func (f fear) Threat(*monopoly.Rules, uint64, float64) float64 { return float64(f) }
 
 // On the standard board the completion floor is 1.8 times a street's
 // price (a brown) to 4.8 times it (an orange): never face value. (With -v

@@ -112,6 +112,16 @@ func (t *Table) Monopoly(gi int) float64 { return t.monopoly[gi] }
 // Monopoly is Of(r).Monopoly(gi).
 func Monopoly(r *monopoly.Rules, gi int) float64 { return Of(r).monopoly[gi] }
 
+// BuiltRent is what street group gi earns per opponent turn, held whole
+// with houses houses built evenly on it (0 to DevLevel a street; 0 for
+// a group that cannot be built on).
+func (t *Table) BuiltRent(gi, houses int) float64 {
+	if houses < 0 || houses >= len(t.rent[gi]) {
+		return 0
+	}
+	return t.rent[gi][houses]
+}
+
 // Developed is what owning street group gi whole is worth to a holder
 // with prospect pr: the rent it earns over pr.Turns opponent turns with
 // as many houses as pr.Budget buys (up to DevLevel a street), less the
