@@ -31,8 +31,8 @@ type botStats struct {
 	builtGames           int
 	keptSum              float64 // its cash just after each of its purchases and buildings, summed
 	spends               int     // those purchases and buildings
-	waitSum              float64 // rounds from its first whole colour group to its first building
-	waits                int     // games in which it built on a group it held
+	waitSum              float64 // rounds from its first whole colour group to its first building (or to its end, if it never built)
+	waits                int     // games in which it held a colour group
 	wins                 int
 }
 
@@ -50,7 +50,8 @@ func (b *botStats) acceptRate() float64 {
 // kept is the cash it leaves itself when it spends: its reserve in practice.
 func (b *botStats) kept() float64 { return b.keptSum / float64(max(1, b.spends)) }
 
-// wait is how many rounds it holds a colour group before it builds.
+// wait is how many rounds it holds a colour group before it builds; a
+// player that never builds on it waits to the end of its game.
 func (b *botStats) wait() float64 {
 	if b.waits == 0 {
 		return math.Inf(1)
@@ -99,6 +100,7 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 		cash[g.Current()], samples[g.Current()] = float64(g.Cash(g.Current())), 1 // the first turn started before recording
 		var built [monopoly.MaxPlayers]bool
 		var groupAt [monopoly.MaxPlayers]int // the round it first held a colour group whole, +1
+		var endAt [monopoly.MaxPlayers]int   // the round it went bankrupt
 		r := g.Rules()
 		var bidThis uint16
 		target := -1 // the target of the negotiation in progress
@@ -166,6 +168,8 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 							seats[p].waits++
 						}
 					}
+				case monopoly.EvBankrupt:
+					endAt[p] = round
 				case monopoly.EvGameOver:
 					if p >= 0 {
 						seats[p].wins++
@@ -174,6 +178,14 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 			}
 		}
 		for s := range n {
+			if groupAt[s] > 0 && !built[s] {
+				end := g.Round()
+				if endAt[s] > 0 {
+					end = endAt[s]
+				}
+				seats[s].waitSum += float64(end - (groupAt[s] - 1))
+				seats[s].waits++
+			}
 			seats[s].cashSum += cash[s] / float64(max(1, samples[s]))
 			seats[s].rounds += g.Round()
 			if g.Capped() {
@@ -207,7 +219,8 @@ func report(stats map[string]*botStats) string {
 // when it buys or builds (its reserve in practice) Turtle > Professor >
 // Hustler > Shark; the Hustler proposes the most trades; the Turtle
 // accepts at most 15% of the proposals it receives; the Shark bids in the
-// most auctions and, holding a colour group, builds soonest. Mean cash
+// most auctions and, holding a colour group, builds soonest, the Turtle
+// last. Mean cash
 // and the round of the first building are printed but not ordered: they
 // follow the players' fortunes (a player that trades its way to a group
 // sooner builds sooner, and one that wins holds more cash), not their
@@ -255,6 +268,10 @@ func TestMatrixOrderings(t *testing.T) {
 		if sh.wait() > o.wait()-0.5 {
 			t.Errorf("the Shark held a colour group %.2f rounds on average before its first building, another %.2f: want at least half a round less",
 				sh.wait(), o.wait())
+		}
+		if o != tu && tu.wait() < 2*o.wait() {
+			t.Errorf("the Turtle held a colour group %.2f rounds on average before its first building, another %.2f: want at least twice as long",
+				tu.wait(), o.wait())
 		}
 	}
 }
