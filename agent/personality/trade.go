@@ -62,12 +62,7 @@ type rentFear struct {
 
 // Threat implements trade.Fear.
 func (f *rentFear) Threat(r *monopoly.Rules, mask uint64, budget float64) float64 {
-	gi := r.Squares[bits.TrailingZeros64(mask)].Group
-	houses := worth.DevLevel * bits.OnesCount64(mask)
-	if hc := r.Groups[gi].HouseCost; hc > 0 {
-		houses = min(houses, int(max(0, budget)/float64(hc)))
-	}
-	return worth.Of(r).BuiltRent(gi, houses) * f.horizon
+	return worth.Of(r).BuiltRent(r.Squares[bits.TrailingZeros64(mask)].Group, budget) * f.horizon
 }
 
 // respond answers a proposal. Open deals: accept when the gain by its own

@@ -112,14 +112,24 @@ func (t *Table) Monopoly(gi int) float64 { return t.monopoly[gi] }
 // Monopoly is Of(r).Monopoly(gi).
 func Monopoly(r *monopoly.Rules, gi int) float64 { return Of(r).monopoly[gi] }
 
-// BuiltRent is what street group gi earns per opponent turn, held whole
-// with houses houses built evenly on it (0 to DevLevel a street; 0 for
-// a group that cannot be built on).
-func (t *Table) BuiltRent(gi, houses int) float64 {
-	if houses < 0 || houses >= len(t.rent[gi]) {
-		return 0
+// Affordable is how many houses budget builds on street group gi, up to
+// DevLevel a street (-1 for a group that cannot be built on).
+func (t *Table) Affordable(gi int, budget float64) int {
+	most := len(t.rent[gi]) - 1
+	if hc := float64(t.r.Groups[gi].HouseCost); hc > 0 {
+		most = int(min(float64(most), max(0, budget)/hc))
 	}
-	return t.rent[gi][houses]
+	return most
+}
+
+// BuiltRent is what street group gi earns per opponent turn, held whole
+// with the houses budget builds on it (Affordable): the rent a rival's group
+// costs a player, turn by turn, once its holder has spent that budget.
+func (t *Table) BuiltRent(gi int, budget float64) float64 {
+	if h := t.Affordable(gi, budget); h >= 0 {
+		return t.rent[gi][h]
+	}
+	return 0
 }
 
 // Developed is what owning street group gi whole is worth to a holder
@@ -136,10 +146,7 @@ func (t *Table) BuiltRent(gi, houses int) float64 {
 func (t *Table) Developed(gi int, pr Prospect) float64 {
 	hc := float64(t.r.Groups[gi].HouseCost)
 	rent := t.rent[gi]
-	most := len(rent) - 1
-	if hc > 0 {
-		most = int(min(float64(most), max(0, pr.Budget)/hc))
-	}
+	most := t.Affordable(gi, pr.Budget)
 	if most == len(rent)-1 && pr.Turns == Horizon {
 		return t.monopoly[gi] // by definition, and to the last bit
 	}

@@ -216,3 +216,42 @@ func TestDeveloped(t *testing.T) {
 		t.Errorf("built: oranges $%.0f, dark blues $%.0f; the test assumes the dark blues earn more", o, b)
 	}
 }
+
+// A rival's group costs more turn by turn as its holder's cash builds
+// more houses, nothing more past three a street, and with every house it
+// is the rent the Monopoly worth is made of (that worth less the houses,
+// over Horizon turns).
+func TestBuiltRent(t *testing.T) {
+	r := monopoly.DefaultRules()
+	tb := Of(r)
+	for gi, g := range r.Groups {
+		if r.Squares[g.Squares[0]].Kind != monopoly.KindStreet {
+			if tb.BuiltRent(gi, 1e6) != 0 {
+				t.Errorf("%s, not a colour group: rent %.2f", g.Name, tb.BuiltRent(gi, 1e6))
+			}
+			continue
+		}
+		hc, full := float64(g.HouseCost), DevLevel*len(g.Squares)
+		if h := tb.Affordable(gi, -50); h != 0 {
+			t.Errorf("%s with no cash: %d houses", g.Name, h)
+		}
+		if h := tb.Affordable(gi, 2.5*hc); h != 2 {
+			t.Errorf("%s with the cash for 2.5 houses: %d", g.Name, h)
+		}
+		last := 0.0
+		for h := 0; h <= full+2; h++ {
+			rent := tb.BuiltRent(gi, float64(h)*hc)
+			if rent <= last && h <= full {
+				t.Errorf("%s: %.2f a turn with %d houses, %.2f with fewer", g.Name, rent, h, last)
+			}
+			if h > full && rent != last {
+				t.Errorf("%s: %.2f a turn with the cash for %d houses, %.2f with three a street", g.Name, rent, h, last)
+			}
+			last = rent
+		}
+		built := Horizon*tb.BuiltRent(gi, float64(full)*hc) - float64(full)*hc
+		if m := tb.Monopoly(gi); m > tb.prices[gi] && math.Abs(built-m) > 1e-6 {
+			t.Errorf("%s: %d turns of its built rent less the houses $%.2f, its Monopoly worth $%.2f", g.Name, Horizon, built, m)
+		}
+	}
+}
