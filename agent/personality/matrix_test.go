@@ -102,6 +102,12 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 		var groupAt [monopoly.MaxPlayers]int // the round it first held a colour group whole, +1
 		var endAt [monopoly.MaxPlayers]int   // the round it went bankrupt
 		r := g.Rules()
+		var colours uint64 // the groups that can be built on
+		for gi := range r.Groups {
+			if r.Groups[gi].HouseCost > 0 {
+				colours |= 1 << gi
+			}
+		}
 		var bidThis uint16
 		target := -1 // the target of the negotiation in progress
 		round := g.Round()
@@ -114,14 +120,8 @@ func measureWith(t testing.TB, r *monopoly.Rules, bots []string, specs map[strin
 				t.Fatalf("game %d: %v", i, err)
 			}
 			for p := range n {
-				if groupAt[p] > 0 || built[p] {
-					continue
-				}
-				for gi := range r.Groups {
-					if gm := r.Groups[gi].Mask; r.Groups[gi].HouseCost > 0 && g.OwnedMask(p)&gm == gm {
-						groupAt[p] = g.Round() + 1
-						break
-					}
+				if groupAt[p] == 0 && !built[p] && r.WholeGroups(g.OwnedMask(p))&colours != 0 {
+					groupAt[p] = g.Round() + 1
 				}
 			}
 			for _, e := range g.TakeEvents() {
